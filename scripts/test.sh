@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite: config validation, typecheck, lint, format, unit/API tests,
+# a production build, and end-to-end journeys in headless Debian Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/ensure-chromium.sh
+[ -d node_modules ] || npm ci --no-audit --no-fund
+
+npm run -s validate-config
+npm run -s typecheck
+npm run -s lint
+npm run -s format:check
+npx vitest run --project unit
+npm run -s build
+npx vitest run --project e2e

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vite'
+import react from '@vitejs/plugin-react'
+
+const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080'
+
+export default defineConfig({
+  plugins: [react()],
+  root: 'src/app',
+  publicDir: false,
+  build: {
+    outDir: '../../dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: {
+      '/api': apiTarget,
+      '/sdk': apiTarget,
+    },
+  },
+})
