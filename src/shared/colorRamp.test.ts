@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { colorRamp, cssGradient, mixRgba, parseHexColor, rgbaToHex } from './colorRamp'
+
+const theme: Record<string, string> = { 'smoke.6': '#d9d9d9', 'windSpeed.10': '#66c2a5' }
+const resolve = (name: string): string => theme[name] ?? name
+
+const gradient = {
+  id: 'g',
+  type: 'gradient',
+  stops: [
+    { value: 0, color: '#000000' },
+    { value: 10, color: '#ff0000' },
+    { value: 30, color: 'windSpeed.10' },
+  ],
+}
+
+describe('parseHexColor', () => {
+  it('reads short, opaque and translucent hex colours', () => {
+    expect(parseHexColor('#fff')).toEqual([255, 255, 255, 255])
+    expect(parseHexColor('#1a9850')).toEqual([26, 152, 80, 255])
+    expect(parseHexColor('#00000000')).toEqual([0, 0, 0, 0])
+  })
+  it('rejects names that were not resolved', () => {
+    expect(() => parseHexColor('smoke.6')).toThrow(/not a hex colour/)
+  })
+})
+
+describe('gradient ramps', () => {
+  const ramp = colorRamp(gradient, resolve)
+  it('gives the stop colour exactly at each stop, theme names resolved', () => {
+    expect(ramp.colorOf(0)).toEqual([0, 0, 0, 255])
+    expect(ramp.colorOf(10)).toEqual([255, 0, 0, 255])
+    expect(rgbaToHex(ramp.colorOf(30)!)).toBe('#66c2a5')
+  })
+  it('interpolates linearly between stops', () => {
+    expect(ramp.colorOf(5)).toEqual([128, 0, 0, 255])
+    expect(ramp.colorOf(20)).toEqual([179, 97, 83, 255])
+  })
+  it('clamps outside the stops and draws nothing for NaN', () => {
+    expect(ramp.colorOf(-4)).toEqual([0, 0, 0, 255])
+    expect(ramp.colorOf(99)).toEqual(parseHexColor('#66c2a5'))
+    expect(ramp.colorOf(Number.NaN)).toBeNull()
+  })
+  it('fades in from a transparent stop without darkening (premultiplied)', () => {
+    const smoke = colorRamp(
+      {
+        type: 'gradient',
+        stops: [
+          { value: 0, color: '#00000000' },
+          { value: 6, color: 'smoke.6' },
+        ],
+      },
+      resolve,
+    )
+    expect(smoke.colorOf(0)).toEqual([0, 0, 0, 0])
+    expect(smoke.colorOf(3)).toEqual([217, 217, 217, 128])
+  })
+})
+
+describe('class ramps', () => {
+  const ramp = colorRamp(
+    {
+      type: 'classes',
+      classes: [
+        { value: 11, label: 'Water', color: '#4a80b4' },
+        { value: 21, label: 'Developed', color: '#9e9ac8' },
+      ],
+    },
+    resolve,
+  )
+  it('gives each class its own colour and never a blend', () => {
+    expect(rgbaToHex(ramp.colorOf(11)!)).toBe('#4a80b4')
+    expect(rgbaToHex(ramp.colorOf(21)!)).toBe('#9e9ac8')
+    expect(ramp.colorOf(16)).toBeNull()
+  })
+})
+
+describe('other helpers', () => {
+  it('refuses legends that do not colour values', () => {
+    expect(() => colorRamp({ id: 'lines', type: 'line' }, resolve)).toThrow(/no colour ramp/)
+  })
+  it('mixes at the ends to the end colours', () => {
+    expect(mixRgba([0, 0, 0, 255], [255, 255, 255, 255], 1)).toEqual([255, 255, 255, 255])
+  })
+  it('builds the CSS gradient the sidebar draws, evenly or by value', () => {
+    expect(cssGradient(gradient, resolve)).toBe(
+      'linear-gradient(to right, rgba(0, 0, 0, 1) 0%, rgba(255, 0, 0, 1) 50%, rgba(102, 194, 165, 1) 100%)',
+    )
+    expect(cssGradient(gradient, resolve, 'value')).toContain('rgba(255, 0, 0, 1) 33.33%')
+  })
+})
