@@ -1,0 +1,44 @@
+/** Calendar day (YYYY-MM-DD) of an instant in a time zone, e.g. America/Denver. */
+export function dayKeyInZone(instant: Date | string, timeZone: string): string {
+  const date = typeof instant === 'string' ? new Date(instant) : instant
+  if (Number.isNaN(date.getTime())) throw new RangeError(`Not a date: ${String(instant)}`)
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(date)
+  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? ''
+  return `${part('year')}-${part('month')}-${part('day')}`
+}
+
+/**
+ * The day shown as 'Today': the fixed reference date when one is configured (demo mode),
+ * otherwise the current day in the time zone.
+ */
+export function todayKey(
+  referenceDate: string | null | undefined,
+  timeZone: string,
+  now = new Date(),
+): string {
+  return referenceDate ? referenceDate : dayKeyInZone(now, timeZone)
+}
+
+export interface DayLabelOptions {
+  readonly todayKey: string
+  readonly todayLabel: string
+  readonly locale: string
+}
+
+/** 'Today' for the reference day, otherwise a short weekday and date such as 'Thu, Mar 6'. */
+export function dayLabel(dayKey: string, options: DayLabelOptions): string {
+  if (dayKey === options.todayKey) return options.todayLabel
+  const noon = new Date(`${dayKey}T12:00:00Z`)
+  if (Number.isNaN(noon.getTime())) throw new RangeError(`Not a day: ${dayKey}`)
+  return new Intl.DateTimeFormat(options.locale, {
+    timeZone: 'UTC',
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+  }).format(noon)
+}
