@@ -1,0 +1,8 @@
+export { startServer, freePort, defaultAdmin } from './startServer'
+export type { TestServer, TestAdmin, StartServerOptions } from './startServer'
+export { launchBrowser, newPage, screenshot, resultsDir } from './launchBrowser'
+export type { PageOptions } from './launchBrowser'
+export { readOutbox, waitForOutbox, outboxCount } from './outbox'
+export type { SmsMessage, EmailMessage, OutboxChannel } from './outbox'
+export { signIn, signOut, submitPassword, loginSelectors } from './driver'
+export type { SignInOptions } from './driver'
