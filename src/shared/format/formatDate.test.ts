@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { formatDate, formatHoursAgo } from './formatDate'
-import { formatDayLabel } from './formatDayLabel'
 
 describe('formatDate', () => {
   it('shows the date in the given zone with the zone name', () => {
@@ -33,13 +32,5 @@ describe('formatHoursAgo', () => {
   })
   it('is empty for missing dates', () => {
     expect(formatHoursAgo(undefined, { now })).toBe('')
-  })
-})
-
-describe('formatDayLabel', () => {
-  it("labels the reference day 'Today' in Mountain time", () => {
-    // 03:00 UTC on 6 March is still 5 March in Denver.
-    expect(formatDayLabel('2025-03-06T03:00:00Z', { referenceDate: '2025-03-05' })).toBe('Today')
-    expect(formatDayLabel('2025-03-06T18:00:00Z', { referenceDate: '2025-03-05' })).toBe('Thu, Mar 6')
   })
 })

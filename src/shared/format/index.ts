@@ -2,8 +2,6 @@ export { formatValue, formatPlain, isFormatterName, FORMATTER_NAMES } from './fo
 export type { FormatterName, FormatterSpec } from './formatValue'
 export { formatCurrency, formatSignificant, formatOneDecimal } from './formatNumber'
 export { formatDate, formatHoursAgo } from './formatDate'
-export { formatDayLabel } from './formatDayLabel'
-export type { DayLabelOptions } from './formatDayLabel'
 export { formatTitleCase, formatValueWithUnit } from './formatText'
 export { toFiniteNumber, toDate } from './formatOptions'
 export type { FormatOptions } from './formatOptions'
