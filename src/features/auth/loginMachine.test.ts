@@ -1,0 +1,147 @@
+import { describe, expect, it, vi } from 'vitest'
+import { createActor, waitFor } from 'xstate'
+import { appConfig } from '../../generated/config'
+import type { AuthClient, AuthOutcome } from './authClient'
+import { loginMachine } from './loginMachine'
+
+const mfa: AuthOutcome = { kind: 'mfa', memberId: 'member-1', organizationId: 'org-1', smsAlreadySent: false }
+
+function fakeClient(overrides: Partial<AuthClient> = {}): AuthClient {
+  return {
+    passwordLogin: vi.fn(async () => mfa),
+    sendSms: vi.fn(async () => undefined),
+    verifySms: vi.fn(async () => undefined),
+    startPasswordReset: vi.fn(async () => undefined),
+    resetPassword: vi.fn(async (): Promise<AuthOutcome> => ({ kind: 'session' })),
+    ...overrides,
+  }
+}
+
+const fail = (type: string) => async () => {
+  throw Object.assign(new Error(type), { error_type: type })
+}
+
+function start(client: AuthClient, token?: string) {
+  const actor = createActor(loginMachine, {
+    input: token === undefined ? { client, mode: 'login' } : { client, mode: 'reset', token },
+  })
+  actor.start()
+  return actor
+}
+
+describe('loginMachine', () => {
+  it('goes password → SMS send → code entry → signed in', async () => {
+    const client = fakeClient()
+    const actor = start(client)
+    expect(actor.getSnapshot().value).toBe('credentials')
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    expect(actor.getSnapshot().value).toBe('authenticating')
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    expect(client.passwordLogin).toHaveBeenCalledWith('a@b.test', 'pw')
+    expect(client.sendSms).toHaveBeenCalledWith('member-1', 'org-1')
+    actor.send({ type: 'SUBMIT_CODE', code: '123456' })
+    await waitFor(actor, (s) => s.status === 'done')
+    expect(client.verifySms).toHaveBeenCalledWith('member-1', 'org-1', '123456')
+    expect(actor.getSnapshot().value).toBe('signedIn')
+  })
+
+  it('skips the SMS send when the provider already sent the code', async () => {
+    const client = fakeClient({ passwordLogin: vi.fn(async () => ({ ...mfa, smsAlreadySent: true })) })
+    const actor = start(client)
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    expect(client.sendSms).not.toHaveBeenCalled()
+  })
+
+  it('finishes at once on a full session (no MFA)', async () => {
+    const actor = start(
+      fakeClient({ passwordLogin: vi.fn(async (): Promise<AuthOutcome> => ({ kind: 'session' })) }),
+    )
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.status === 'done')
+  })
+
+  it("says 'Invalid username or password' on a bad password", async () => {
+    const actor = start(fakeClient({ passwordLogin: vi.fn(fail('unauthorized_credentials')) }))
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'bad' })
+    await waitFor(actor, (s) => s.matches('credentials') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe(appConfig.messages.invalidCredentials)
+    expect(appConfig.messages.invalidCredentials).toBe('Invalid username or password')
+  })
+
+  it("says 'Failed to send SMS code' when sending or resending fails, and clears it on success", async () => {
+    const sendSms = vi.fn(fail('sms_send_failed'))
+    const actor = start(fakeClient({ sendSms }))
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    expect(actor.getSnapshot().context.error).toBe('Failed to send SMS code')
+    sendSms.mockImplementation(async () => undefined)
+    actor.send({ type: 'RESEND' })
+    expect(actor.getSnapshot().value).toBe('sendingSms')
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    expect(actor.getSnapshot().context.error).toBeNull()
+    expect(sendSms).toHaveBeenCalledTimes(2)
+  })
+
+  it("says 'Invalid SMS code' on a wrong code and lets the user retry", async () => {
+    const verifySms = vi.fn(fail('invalid_code'))
+    const actor = start(fakeClient({ verifySms }))
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    actor.send({ type: 'SUBMIT_CODE', code: '000000' })
+    await waitFor(actor, (s) => s.matches('codeEntry') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe('Invalid SMS code')
+    verifySms.mockImplementation(async () => undefined)
+    actor.send({ type: 'SUBMIT_CODE', code: '123456' })
+    await waitFor(actor, (s) => s.status === 'done')
+  })
+
+  it('goes back from code entry to credentials', async () => {
+    const actor = start(fakeClient())
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    actor.send({ type: 'BACK' })
+    expect(actor.getSnapshot().value).toBe('credentials')
+  })
+
+  it('starts a reset by e-mail and reports the request', async () => {
+    const client = fakeClient()
+    const actor = start(client)
+    actor.send({ type: 'FORGOT', email: 'a@b.test' })
+    await waitFor(actor, (s) => s.matches('resetRequested'))
+    expect(client.startPasswordReset).toHaveBeenCalledWith('a@b.test')
+    actor.send({ type: 'BACK' })
+    expect(actor.getSnapshot().value).toBe('credentials')
+  })
+
+  it('returns to credentials with the unreachable message when the reset start fails', async () => {
+    const actor = start(fakeClient({ startPasswordReset: vi.fn(fail('network')) }))
+    actor.send({ type: 'FORGOT', email: 'a@b.test' })
+    await waitFor(actor, (s) => s.matches('credentials') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe(appConfig.messages.unreachable)
+  })
+
+  it('resets the password with the token from the link', async () => {
+    const client = fakeClient()
+    const actor = start(client, 'reset-token-1')
+    expect(actor.getSnapshot().value).toBe('resetForm')
+    actor.send({ type: 'SUBMIT_RESET', password: 'new-password-1' })
+    await waitFor(actor, (s) => s.status === 'done')
+    expect(client.resetPassword).toHaveBeenCalledWith('reset-token-1', 'new-password-1')
+  })
+
+  it('continues to the SMS step when the reset needs MFA', async () => {
+    const client = fakeClient({ resetPassword: vi.fn(async () => mfa) })
+    const actor = start(client, 'reset-token-1')
+    actor.send({ type: 'SUBMIT_RESET', password: 'new-password-1' })
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    expect(client.sendSms).toHaveBeenCalledWith('member-1', 'org-1')
+  })
+
+  it("says 'Invalid password reset token' when the reset fails", async () => {
+    const actor = start(fakeClient({ resetPassword: vi.fn(fail('invalid_token')) }), 'bad')
+    actor.send({ type: 'SUBMIT_RESET', password: 'new-password-1' })
+    await waitFor(actor, (s) => s.matches('resetForm') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe('Invalid password reset token')
+  })
+})
