@@ -1,0 +1,54 @@
+import { assign, emit, setup } from 'xstate'
+
+export interface SubLayerUpdate {
+  readonly type: 'update'
+  /** The chosen sub-layer id. */
+  readonly subLayer: string
+  /** Every sub-layer id of the layer, in config order. */
+  readonly subLayers: readonly string[]
+  /** The layer the sub-layers belong to. */
+  readonly layer: string
+}
+
+interface Context {
+  readonly layer: string
+  readonly subLayers: readonly string[]
+  readonly selected: string
+}
+
+/**
+ * The PSPS sub-layer choice (spec §4): defaults to the configured sub-layer (the score layer);
+ * choosing one emits an `update` carrying the chosen sub-layer, the sub-layer list and the layer.
+ * Config-driven, so any layer with a radio group of sub-layers can use it.
+ */
+export const pspsSubLayerMachine = setup({
+  types: {
+    context: {} as Context,
+    input: {} as Context,
+    events: {} as { type: 'select'; subLayer: string },
+    emitted: {} as SubLayerUpdate,
+  },
+  guards: {
+    isKnownSubLayer: ({ context, event }) => context.subLayers.includes(event.subLayer),
+  },
+  actions: {
+    rememberChoice: assign({ selected: ({ event }) => event.subLayer }),
+    emitUpdate: emit(({ context }) => ({
+      type: 'update' as const,
+      subLayer: context.selected,
+      subLayers: context.subLayers,
+      layer: context.layer,
+    })),
+  },
+}).createMachine({
+  id: 'pspsSubLayer',
+  context: ({ input }) => input,
+  initial: 'showing',
+  states: {
+    showing: {
+      on: {
+        select: { guard: 'isKnownSubLayer', actions: ['rememberChoice', 'emitUpdate'] },
+      },
+    },
+  },
+})
