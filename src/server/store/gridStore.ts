@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto'
+import type Database from 'better-sqlite3'
+import type { GridRaster } from '../grids/gridRaster'
+
+/** A stored grid hour: the raster plus its content version. */
+export interface StoredGrid extends GridRaster {
+  readonly id: string
+  readonly hour: number
+  readonly version: string
+}
+
+/** What is stored for a grid id: its hours and version (for ETags). */
+export interface GridSummary {
+  id: string
+  hours: number
+  nx: number
+  ny: number
+  version: string
+  source: string
+}
+
+interface GridRow {
+  nx: number
+  ny: number
+  west: number
+  south: number
+  east: number
+  north: number
+  data: Buffer
+  version: string
+}
+
+function versionOf(hours: readonly GridRaster[]): string {
+  const hash = createHash('sha1')
+  for (const g of hours) {
+    hash.update(`${g.nx},${g.ny},${g.west},${g.south},${g.east},${g.north};`)
+    hash.update(new Uint8Array(g.data.buffer, g.data.byteOffset, g.data.byteLength))
+  }
+  return hash.digest('hex').slice(0, 16)
+}
+
+/** Queries over the `grids` table (migration 040). */
+export class GridStore {
+  constructor(private readonly db: Database.Database) {}
+
+  /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
+  replaceGrid(id: string, hours: readonly GridRaster[], source: string): string {
+    if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
+    const version = versionOf(hours)
+    const insert = this.db.prepare(
+      'INSERT INTO grids (id, hour, nx, ny, west, south, east, north, data, version, source) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+    )
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM grids WHERE id = ?').run(id)
+      hours.forEach((g, hour) => {
+        if (g.data.length !== g.nx * g.ny)
+          throw new Error(`grid ${id} hour ${hour}: ${g.data.length} values for ${g.nx}×${g.ny}`)
+        const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
+        insert.run(id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source)
+      })
+    })()
+    return version
+  }
+
+  /** One hour of a grid, or undefined when not stored. */
+  grid(id: string, hour = 0): StoredGrid | undefined {
+    const row = this.db
+      .prepare('SELECT nx, ny, west, south, east, north, data, version FROM grids WHERE id = ? AND hour = ?')
+      .get(id, hour) as GridRow | undefined
+    if (!row) return undefined
+    // Copy into an aligned buffer: SQLite blobs need not be 4-byte aligned.
+    const data = new Float32Array(row.nx * row.ny)
+    new Uint8Array(data.buffer).set(row.data.subarray(0, data.byteLength))
+    const { nx, ny, west, south, east, north, version } = row
+    return { id, hour, nx, ny, west, south, east, north, data, version }
+  }
+
+  /** The version of a grid (all hours share it), or undefined when not stored. */
+  version(id: string): string | undefined {
+    return this.db.prepare('SELECT version FROM grids WHERE id = ? LIMIT 1').pluck().get(id) as
+      string | undefined
+  }
+
+  list(): GridSummary[] {
+    return this.db
+      .prepare(
+        'SELECT id, COUNT(*) AS hours, MAX(nx) AS nx, MAX(ny) AS ny, MAX(version) AS version, MAX(source) AS source FROM grids GROUP BY id ORDER BY id',
+      )
+      .all() as GridSummary[]
+  }
+
+  deleteGrid(id: string): void {
+    this.db.prepare('DELETE FROM grids WHERE id = ?').run(id)
+  }
+}
