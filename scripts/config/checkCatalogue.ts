@@ -1,0 +1,118 @@
+import type { CatalogueIndex } from './catalogueIndex'
+
+const L = 'layers'
+
+function checkScales(ix: CatalogueIndex): void {
+  ix.layers.scales.forEach((scale, i) => {
+    const bound = scale.kind === 'ageHours' ? 'max' : 'min'
+    const wrong = scale.kind === 'ageHours' ? 'min' : 'max'
+    let previous: number | undefined
+    scale.steps.forEach((step, j) => {
+      const at = ['scales', i, 'steps', j]
+      ix.color(L, [...at, 'color'], step.color)
+      if (step[wrong] !== undefined) ix.ctx.report(L, [...at, wrong], `a ${scale.kind} scale bounds its steps with '${bound}', not '${wrong}'`, true)
+      const value = step[bound]
+      const last = j === scale.steps.length - 1
+      if (last && value !== undefined) ix.ctx.report(L, [...at, bound], `the last step catches everything else and must not have '${bound}'`, true)
+      if (!last && value === undefined) ix.ctx.report(L, at, `step needs '${bound}' (only the last step may omit it)`)
+      if (value !== undefined && previous !== undefined) {
+        const ordered = scale.kind === 'ageHours' ? value > previous : value < previous
+        if (!ordered) ix.ctx.report(L, [...at, bound], `steps must be strictly ${scale.kind === 'ageHours' ? 'ascending' : 'descending'} by '${bound}' (${value} after ${previous})`)
+      }
+      if (value !== undefined) previous = value
+    })
+  })
+}
+
+function checkAscending(ix: CatalogueIndex, values: number[], at: (j: number) => (string | number)[], what: string): void {
+  values.forEach((v, j) => {
+    const prev = values[j - 1]
+    if (j > 0 && prev !== undefined && !(v > prev)) ix.ctx.report(L, at(j), `${what} must be strictly ascending (${v} after ${prev})`)
+  })
+}
+
+function checkLegends(ix: CatalogueIndex): void {
+  ix.layers.legends.forEach((legend, i) => {
+    const at = ['legends', i]
+    switch (legend.type) {
+      case 'gradient':
+        legend.stops.forEach((s, j) => ix.color(L, [...at, 'stops', j, 'color'], s.color))
+        checkAscending(ix, legend.stops.map((s) => s.value), (j) => [...at, 'stops', j, 'value'], 'stop values')
+        break
+      case 'classes':
+        legend.classes.forEach((c, j) => ix.color(L, [...at, 'classes', j, 'color'], c.color))
+        checkAscending(ix, legend.classes.map((c) => c.value), (j) => [...at, 'classes', j, 'value'], 'class values')
+        break
+      case 'line':
+      case 'fill':
+      case 'circle':
+        legend.items.forEach((item, j) => ix.color(L, [...at, 'items', j, 'color'], item.color))
+        break
+      case 'icons':
+        legend.items.forEach((item, j) => {
+          ix.color(L, [...at, 'items', j, 'color'], item.color)
+          ix.ctx.ref(L, [...at, 'items', j, 'icon'], item.icon, ix.icons, 'icon (declare it under icons.types)')
+        })
+        break
+      case 'scale':
+        ix.ctx.ref(L, [...at, 'scale'], legend.scale, ix.scales, 'scale')
+        break
+      default:
+        legend satisfies never
+    }
+  })
+}
+
+function checkIcons(ix: CatalogueIndex): void {
+  const { icons } = ix.layers
+  ix.color(L, ['icons', 'unknown', 'color'], icons.unknown.color)
+  const seen = new Set<string>()
+  icons.types.forEach((t, i) => {
+    ix.color(L, ['icons', 'types', i, 'color'], t.color)
+    if (seen.has(t.type)) ix.ctx.report(L, ['icons', 'types', i, 'type'], `duplicate icon type '${t.type}'`)
+    seen.add(t.type)
+  })
+}
+
+function checkDatasetsAndGrids(ix: CatalogueIndex): void {
+  ix.layers.datasets.forEach((ds, i) => {
+    const names = new Set<string>()
+    ds.fields.forEach((f, j) => {
+      if (names.has(f.name)) ix.ctx.report(L, ['datasets', i, 'fields', j, 'name'], `duplicate field '${f.name}' in dataset '${ds.id}'`)
+      names.add(f.name)
+    })
+    if (ds.key !== undefined && !names.has(ds.key)) ix.ctx.report(L, ['datasets', i, 'key'], `key '${ds.key}' is not a field of dataset '${ds.id}'`)
+  })
+  ix.layers.grids.forEach((grid, i) => {
+    const legend = ix.legends.get(grid.legend)
+    if (!ix.ctx.ref(L, ['grids', i, 'legend'], grid.legend, ix.legends, 'legend')) return
+    if (legend && legend.type !== 'gradient' && legend.type !== 'classes') {
+      ix.ctx.report(L, ['grids', i, 'legend'], `grid legend '${grid.legend}' is of type ${legend.type}; a grid needs a gradient or classes legend`)
+    }
+  })
+}
+
+function checkSources(ix: CatalogueIndex): void {
+  const paths = new Map<string, string>()
+  ix.layers.sources.forEach((src, i) => {
+    const at = ['sources', i]
+    const key = `${src.type}:${src.path}`
+    const other = paths.get(key)
+    if (other !== undefined) ix.ctx.report(L, [...at, 'path'], `path '${src.path}' is already used by ${src.type} source '${other}'`)
+    else paths.set(key, src.id)
+    if (src.type === 'png') ix.ctx.ref(L, [...at, 'grid'], src.grid, ix.grids, 'grid')
+    else ix.ctx.ref(L, [...at, 'dataset'], src.dataset, ix.datasets, 'dataset')
+    if (src.type !== 'wind' && src.minzoom > src.maxzoom) {
+      ix.ctx.report(L, [...at, 'minzoom'], `minzoom ${src.minzoom} is above maxzoom ${src.maxzoom}`)
+    }
+  })
+}
+
+/** Scales, legends, icons, datasets, grids and sources of layers.yaml. */
+export function checkCatalogue(ix: CatalogueIndex): void {
+  checkScales(ix)
+  checkLegends(ix)
+  checkIcons(ix)
+  checkDatasetsAndGrids(ix)
+  checkSources(ix)
+}

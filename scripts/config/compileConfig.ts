@@ -1,0 +1,62 @@
+import path from 'node:path'
+import type { AppConfig, LayersConfig, TablesConfig, ThemeConfig } from '../../src/generated/types'
+import { buildIndex } from './catalogueIndex'
+import { checkApp, checkAppReferences } from './checkApp'
+import { checkCatalogue } from './checkCatalogue'
+import { CheckContext } from './checkContext'
+import { checkMapLayers } from './checkMapLayers'
+import { checkSidebar } from './checkSidebar'
+import { checkTables } from './checkTables'
+import { sortProblems, type Problem } from './problem'
+import { CONFIG_FILES, validateSchema, type ConfigName } from './schemaValidate'
+import { loadYaml, type YamlSource } from './yamlSource'
+
+/** The whole catalogue, as the generated module exports it. */
+export interface CompiledConfig {
+  app: AppConfig
+  layers: LayersConfig
+  tables: TablesConfig
+  theme: ThemeConfig
+}
+
+export type CompileResult = { ok: true; errors: []; config: CompiledConfig } | { ok: false; errors: Problem[]; config?: undefined }
+
+export const defaultConfigDir = path.resolve(import.meta.dirname, '../../config')
+
+/**
+ * Parses config/{app,layers,tables,theme}.yaml, validates each against its JSON Schema (all errors),
+ * then — once every file matches its schema — checks the references between them.
+ * Never throws for bad input: every problem comes back located as file:line:col.
+ */
+export function compileConfig(dir: string = defaultConfigDir): CompileResult {
+  const sources: Partial<Record<ConfigName, YamlSource>> = {}
+  const errors: Problem[] = []
+  for (const name of CONFIG_FILES) {
+    const loaded = loadYaml(path.resolve(dir, `${name}.yaml`))
+    if (!loaded.ok) {
+      errors.push(...loaded.problems)
+      continue
+    }
+    const schemaErrors = validateSchema(name, loaded.source)
+    errors.push(...schemaErrors)
+    if (schemaErrors.length === 0) sources[name] = loaded.source
+  }
+  const { app, layers, tables, theme } = sources
+  if (errors.length > 0 || !app || !layers || !tables || !theme) return { ok: false, errors: sortProblems(errors) }
+  const config: CompiledConfig = {
+    app: app.data as AppConfig,
+    layers: layers.data as LayersConfig,
+    tables: tables.data as TablesConfig,
+    theme: theme.data as ThemeConfig,
+  }
+  const ctx = new CheckContext({ app, layers, tables, theme })
+  const ix = buildIndex(ctx, config.app, config.layers, config.tables, config.theme)
+  checkCatalogue(ix)
+  checkMapLayers(ix)
+  checkSidebar(ix)
+  checkTables(ix)
+  checkApp(ix)
+  checkAppReferences(ix)
+  if (ctx.problems.length > 0) return { ok: false, errors: sortProblems(ctx.problems) }
+  return { ok: true, errors: [], config }
+}

@@ -1,0 +1,33 @@
+// Validator CLI for QA: `npm run validate-config [-- path/to/config-dir]`.
+// Exit 0 with a one-line summary when the config is valid; otherwise one line per problem
+// (`config/layers.yaml:LINE:COL  <path in document>  <message>`) and exit 1. Never a stack trace.
+import path from 'node:path'
+import { compileConfig, defaultConfigDir } from './compileConfig'
+import { formatProblem } from './problem'
+
+function main(): number {
+  const started = performance.now()
+  const arg = process.argv.slice(2).find((a) => !a.startsWith('-'))
+  const dir = arg ? path.resolve(arg) : defaultConfigDir
+  const result = compileConfig(dir)
+  const rel = path.relative(process.cwd(), dir) || '.'
+  if (!result.ok) {
+    for (const p of result.errors) console.log(formatProblem(p))
+    console.log(`${rel}: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}`)
+    return 1
+  }
+  const { layers, tables } = result.config
+  const ms = Math.round(performance.now() - started)
+  console.log(
+    `OK ${rel}: ${layers.layers.length} layers, ${layers.mapLayers.length} map layers, ${layers.sources.length} sources, ` +
+      `${layers.legends.length} legends, ${tables.tables.length} tables (${ms} ms)`,
+  )
+  return 0
+}
+
+try {
+  process.exitCode = main()
+} catch (err) {
+  console.log(`validate-config: internal error: ${err instanceof Error ? err.message : String(err)}`)
+  process.exitCode = 2
+}
