@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayKeyInZone, dayLabel, todayKey } from './dayLabels'
+import { dayKeyInZone, dayLabel, hourLabel, todayKey } from './dayLabels'
 
 const MT = 'America/Denver'
 const options = { todayKey: '2025-03-05', todayLabel: 'Today', locale: 'en-US' }
@@ -49,5 +49,16 @@ describe('todayKey', () => {
 
   it('otherwise uses the current Mountain day', () => {
     expect(todayKey(null, MT, new Date('2026-01-02T03:00:00Z'))).toBe('2026-01-01')
+  })
+})
+
+describe('hourLabel', () => {
+  it('labels an instant with its Mountain-time day and hour', () => {
+    expect(hourLabel('2025-03-05T21:00:00Z', MT, 'en-US')).toBe('Mar 5, 2 PM')
+    expect(hourLabel('2025-03-10T06:00:00Z', MT, 'en-US')).toBe('Mar 10, 12 AM')
+  })
+
+  it('passes through a value that is not a date', () => {
+    expect(hourLabel('soon', MT, 'en-US')).toBe('soon')
   })
 })

@@ -42,3 +42,15 @@ export function dayLabel(dayKey: string, options: DayLabelOptions): string {
     day: 'numeric',
   }).format(noon)
 }
+
+/** A short hour label for a chart axis, e.g. 'Mar 5, 2 PM', in the time zone. */
+export function hourLabel(instant: Date | string, timeZone: string, locale: string): string {
+  const date = typeof instant === 'string' ? new Date(instant) : instant
+  if (Number.isNaN(date.getTime())) return String(instant)
+  return new Intl.DateTimeFormat(locale, {
+    timeZone,
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+  }).format(date)
+}

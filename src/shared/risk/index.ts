@@ -1,4 +1,4 @@
 export { riskLabel, type RiskLabelRule } from './riskLabel'
 export { findCrossings, type Crossing } from './findCrossings'
-export { dayKeyInZone, dayLabel, todayKey, type DayLabelOptions } from './dayLabels'
+export { dayKeyInZone, dayLabel, hourLabel, todayKey, type DayLabelOptions } from './dayLabels'
 export { dailyMaxima, type DailyMaximum } from './dailyMaxima'

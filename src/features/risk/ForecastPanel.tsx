@@ -1,0 +1,43 @@
+import { NonIdealState, Spinner } from '@blueprintjs/core'
+import { useEffect, useMemo } from 'react'
+import { appConfig } from '../../generated/config'
+import { hourLabel } from '../../shared/risk'
+import { ForecastChart } from './chart'
+import { DayCards } from './DayCards'
+import { fetchPSPSRiskScore, useRiskScore } from './riskScoreStore'
+import { useReferenceDay } from './useReferenceDay'
+import './risk.css'
+
+/** The forecast chart panel: loads the series once when shown; chart above the day cards. */
+export function ForecastPanel() {
+  const status = useRiskScore((s) => s.value)
+  const timestamps = useRiskScore((s) => s.context.labels)
+  const scores = useRiskScore((s) => s.context.scores)
+  const today = useReferenceDay()
+  const { dayLabelTimeZone, locale } = appConfig.formatting
+  const axisLabels = useMemo(
+    () => timestamps.map((t) => hourLabel(t, dayLabelTimeZone, locale)),
+    [timestamps, dayLabelTimeZone, locale],
+  )
+
+  useEffect(() => fetchPSPSRiskScore(), [])
+
+  return (
+    <section className="emberline-forecast-panel" aria-label={appConfig.chart.title} data-status={status}>
+      {status === 'idle' || status === 'loading' ? (
+        <Spinner size={32} aria-label="Loading the forecast" />
+      ) : scores.length === 0 ? (
+        <NonIdealState
+          icon="timeline-line-chart"
+          title={appConfig.chart.title}
+          description={appConfig.chart.noData ?? 'No data'}
+        />
+      ) : (
+        <>
+          <ForecastChart labels={axisLabels} scores={scores} />
+          <DayCards timestamps={timestamps} scores={scores} todayKey={today} />
+        </>
+      )}
+    </section>
+  )
+}

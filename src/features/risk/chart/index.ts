@@ -1,0 +1,1 @@
+export { ForecastChart, type ForecastChartProps } from './ForecastChart'
