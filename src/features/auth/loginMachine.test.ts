@@ -70,7 +70,7 @@ describe('loginMachine', () => {
   })
 
   it("says 'Failed to send SMS code' when sending or resending fails, and clears it on success", async () => {
-    const sendSms = vi.fn(fail('sms_send_failed'))
+    const sendSms = vi.fn<AuthClient['sendSms']>(fail('sms_send_failed'))
     const actor = start(fakeClient({ sendSms }))
     actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
     await waitFor(actor, (s) => s.matches('codeEntry'))
@@ -84,7 +84,7 @@ describe('loginMachine', () => {
   })
 
   it("says 'Invalid SMS code' on a wrong code and lets the user retry", async () => {
-    const verifySms = vi.fn(fail('invalid_code'))
+    const verifySms = vi.fn<AuthClient['verifySms']>(fail('invalid_code'))
     const actor = start(fakeClient({ verifySms }))
     actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
     await waitFor(actor, (s) => s.matches('codeEntry'))

@@ -1,0 +1,8 @@
+export { SessionProvider } from './SessionProvider'
+export type { SessionValue } from './SessionProvider'
+export { useSession } from './useSession'
+export { sessionMachine } from './sessionMachine'
+export type { SessionInfo, SessionEvent } from './sessionMachine'
+export { onSessionStart } from './dataSources'
+export { liveSession } from './stytchSession'
+export { authFetch, currentSessionToken } from './authFetch'
