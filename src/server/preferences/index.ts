@@ -1,0 +1,1 @@
+export { preferencesRoutes, type PreferencesRoutesOptions } from './preferencesRoutes'

@@ -1,0 +1,8 @@
+export {
+  defaultPreferences,
+  resolvePreferences,
+  validatePreferencesPatch,
+  type MemberPreferences,
+  type PreferenceDefinition,
+  type PreferencesPatchResult,
+} from './memberPreferences'
