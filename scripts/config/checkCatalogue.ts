@@ -51,7 +51,7 @@ function checkLegends(ix: CatalogueIndex): void {
       case 'icons':
         legend.items.forEach((item, j) => {
           ix.color(L, [...at, 'items', j, 'color'], item.color)
-          ix.ctx.ref(L, [...at, 'items', j, 'icon'], item.icon, ix.icons, 'icon (declare it under icons.types)')
+          ix.ctx.ref(L, [...at, 'items', j, 'icon'], item.icon, ix.icons, 'icon', 'declare it under icons.types')
         })
         break
       case 'scale':

@@ -23,10 +23,17 @@ export class CheckContext {
   }
 
   /** Reports `value` unless `known` holds it. */
-  ref(file: string, segments: readonly PathSegment[], value: string | undefined, known: { has(k: string): boolean }, kind: string): boolean {
+  ref(
+    file: string,
+    segments: readonly PathSegment[],
+    value: string | undefined,
+    known: { has(k: string): boolean },
+    kind: string,
+    hint?: string,
+  ): boolean {
     if (value === undefined) return true
     if (known.has(value)) return true
-    this.report(file, segments, `unknown ${kind} '${value}'`)
+    this.report(file, segments, `unknown ${kind} '${value}'${hint ? ` (${hint})` : ''}`)
     return false
   }
 }

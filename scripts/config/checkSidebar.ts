@@ -52,8 +52,8 @@ function checkPanel(ix: CatalogueIndex, layer: LayerDefinition, i: number): void
   if (!panel) return
   const at = ['layers', i, 'panel']
   const texts = new Set(Object.keys(ix.app.texts))
-  panel.texts?.forEach((t, j) => ix.ctx.ref(L, [...at, 'texts', j], t, texts, "text (a key of app.yaml 'texts')"))
-  ix.ctx.ref(L, [...at, 'scoreBox'], panel.scoreBox, texts, "text (a key of app.yaml 'texts')")
+  panel.texts?.forEach((t, j) => ix.ctx.ref(L, [...at, 'texts', j], t, texts, 'text', "a key of app.yaml 'texts'"))
+  ix.ctx.ref(L, [...at, 'scoreBox'], panel.scoreBox, texts, 'text', "a key of app.yaml 'texts'")
   if (panel.lineLegend !== undefined && ix.ctx.ref(L, [...at, 'lineLegend'], panel.lineLegend, ix.legends, 'legend')) {
     const legend = ix.legends.get(panel.lineLegend)
     if (legend && legend.type !== 'line') ix.ctx.report(L, [...at, 'lineLegend'], `legend '${panel.lineLegend}' is of type ${legend.type}, not line`)

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import standaloneCode from 'ajv/dist/standalone/index.js'
 import type { PathSegment, Problem } from './problem'
 import type { YamlSource } from './yamlSource'
 
@@ -10,16 +13,43 @@ export type ConfigName = (typeof CONFIG_FILES)[number]
 export const schemaDir = path.resolve(import.meta.dirname, '../../schema')
 
 let validators: Map<ConfigName, ValidateFunction> | null = null
+const cacheDir = path.resolve(import.meta.dirname, '../../node_modules/.cache/emberline-config')
+const AJV_OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, verbose: true } as const
 
 export function readSchema(name: ConfigName): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(path.join(schemaDir, `${name}.schema.json`), 'utf8')) as Record<string, unknown>
 }
 
-function getValidator(name: ConfigName): ValidateFunction {
-  if (!validators) {
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, verbose: true })
-    validators = new Map(CONFIG_FILES.map((n) => [n, ajv.compile(readSchema(n))]))
+/**
+ * Compiling the schemas costs about a second of CPU, so the compiled validators are cached as
+ * standalone code under node_modules/.cache, keyed by a hash of the schemas and the ajv version.
+ */
+function loadValidators(): Map<ConfigName, ValidateFunction> {
+  const require = createRequire(import.meta.url)
+  const schemas = CONFIG_FILES.map((n) => [n, readSchema(n)] as const)
+  const ajvVersion = (require('ajv/package.json') as { version: string }).version
+  const hash = createHash('sha256').update(JSON.stringify([ajvVersion, AJV_OPTIONS, schemas])).digest('hex').slice(0, 16)
+  const file = path.join(cacheDir, `validators-${hash}.cjs`)
+  if (!fs.existsSync(file)) {
+    const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true } })
+    for (const [n, schema] of schemas) ajv.addSchema(schema, n)
+    const code = standaloneCode(ajv, Object.fromEntries(CONFIG_FILES.map((n) => [n, n])))
+    try {
+      fs.mkdirSync(cacheDir, { recursive: true })
+      const tmp = `${file}.${process.pid}.tmp`
+      fs.writeFileSync(tmp, code)
+      fs.renameSync(tmp, file)
+    } catch {
+      // read-only checkout: use the validators compiled in memory
+      return new Map(CONFIG_FILES.map((n) => [n, ajv.getSchema(n) as ValidateFunction]))
+    }
   }
+  const mod = require(file) as Record<string, ValidateFunction>
+  return new Map(CONFIG_FILES.map((n) => [n, mod[n] as ValidateFunction]))
+}
+
+function getValidator(name: ConfigName): ValidateFunction {
+  validators ??= loadValidators()
   const v = validators.get(name)
   if (!v) throw new Error(`no schema for ${name}`)
   return v

@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { compileConfig } from '../../scripts/config/compileConfig'
+import { formatDocPath, formatProblem } from '../../scripts/config/problem'
+
+const repo = path.resolve(import.meta.dirname, '../..')
+const base = path.join(import.meta.dirname, 'fixtures/base')
+
+/** A temp copy of the base fixture with `edit` applied to one file. */
+function variant(file: string, edit: (text: string) => string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-config-'))
+  for (const f of fs.readdirSync(base)) fs.copyFileSync(path.join(base, f), path.join(dir, f))
+  const target = path.join(dir, file)
+  fs.writeFileSync(target, edit(fs.readFileSync(target, 'utf8')))
+  return dir
+}
+
+describe('compileConfig on the shipped config', () => {
+  const result = compileConfig()
+
+  it('is valid', () => {
+    expect(result.errors.map((p) => formatProblem(p, repo))).toEqual([])
+    expect(result.ok).toBe(true)
+  })
+
+  it('holds the catalogue of the spec', () => {
+    const { layers, tables } = result.ok ? result.config : expect.unreachable()
+    expect(layers.layers).toHaveLength(19)
+    expect(layers.layers.filter((l) => l.inDefaultList)).toHaveLength(17)
+    expect(layers.mapLayers).toHaveLength(28)
+    expect(layers.categories).toHaveLength(7)
+    expect(layers.layersWithoutTable).toHaveLength(7)
+    expect(layers.layers.filter((l) => l.table === undefined).map((l) => l.id).sort()).toEqual(
+      [...layers.layersWithoutTable].sort(),
+    )
+    expect(tables.tables).toHaveLength(12)
+    expect(layers.layers.find((l) => l.id === 'psps')?.subLayers).toHaveLength(7)
+  })
+})
+
+describe('compileConfig problems', () => {
+  it('reports every problem of a file, not just the first', () => {
+    const dir = variant('layers.yaml', (t) => t.replace('intensity: 100\n', 'intensity: high\n').replace('row: 1 }', 'row: 0 }'))
+    const result = compileConfig(dir)
+    expect(result.errors.map((p) => p.docPath)).toEqual(['categories[0].row', 'layers[0].intensity'])
+  })
+
+  it('reports problems in several files at once, sorted by file and line', () => {
+    const dir = variant('tables.yaml', (t) => t.replace('filterable: true }', 'filterable: yes please }'))
+    fs.writeFileSync(path.join(dir, 'theme.yaml'), '')
+    const lines = compileConfig(dir).errors.map((p) => formatProblem(p, dir))
+    expect(lines).toEqual([
+      'tables.yaml:10:71  tables[0].columns[1].filterable  must be boolean, got string "yes please"',
+      'theme.yaml:1:1  (root)  file is empty: expected a mapping of top-level keys',
+    ])
+  })
+
+  it('treats a file of only comments as empty and a list as the wrong shape', () => {
+    const dir = variant('tables.yaml', () => '# nothing here\n')
+    fs.writeFileSync(path.join(dir, 'theme.yaml'), '- a\n- b\n')
+    const messages = compileConfig(dir).errors.map((p) => p.message)
+    expect(messages).toEqual(['file is empty: expected a mapping of top-level keys', 'expected a mapping of top-level keys at the top of the file'])
+  })
+
+  it('reports a missing config directory as four missing files', () => {
+    const result = compileConfig(path.join(os.tmpdir(), 'emberline-no-such-dir'))
+    expect(result.errors.map((p) => `${path.basename(p.file)} ${p.message}`)).toEqual([
+      'app.yaml file not found',
+      'layers.yaml file not found',
+      'tables.yaml file not found',
+      'theme.yaml file not found',
+    ])
+  })
+
+  it('names document paths with indexes and quoted odd keys', () => {
+    expect(formatDocPath([])).toBe('(root)')
+    expect(formatDocPath(['layers', 3, 'subLayers', 0, 'id'])).toBe('layers[3].subLayers[0].id')
+    expect(formatDocPath(['map', 'epss-risk-score'])).toBe('map.epss-risk-score')
+    expect(formatDocPath(['map', 'a b'])).toBe('map["a b"]')
+  })
+})
+
+describe('validate-config CLI', () => {
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/config/validate.ts', ...args], { cwd: repo, encoding: 'utf8' })
+
+  it('exits 0 with a one-line summary on a valid config', () => {
+    const out = run('tests/config/fixtures/base')
+    expect(out.status).toBe(0)
+    expect(out.stdout.trim().split('\n')).toHaveLength(1)
+    expect(out.stdout).toMatch(/^OK tests\/config\/fixtures\/base: 2 layers, 3 map layers/)
+  })
+
+  it('exits 1 with one line per problem and no stack trace on a broken config', () => {
+    const out = run('tests/config/fixtures/invalid-yaml-syntax')
+    expect(out.status).toBe(1)
+    const lines = out.stdout.trim().split('\n')
+    expect(lines[0]).toMatch(/^tests\/config\/fixtures\/invalid-yaml-syntax\/layers\.yaml:60:129  \(root\)  YAML syntax error: /)
+    expect(lines.at(-1)).toBe('tests/config/fixtures/invalid-yaml-syntax: 2 problems')
+    expect(out.stdout + out.stderr).not.toMatch(/\n\s+at /)
+  })
+})
