@@ -1,0 +1,102 @@
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table'
+import { useMemo } from 'react'
+import { formatValue } from '../../shared/format'
+import type { TableRecord } from './fetchRecords'
+import type { TableColumn, TableDefinition } from './tableDefinitions'
+import { useGridKeyboard } from './useGridKeyboard'
+import { ZoomToButton } from './ZoomToButton'
+
+function columnDef(column: TableColumn): ColumnDef<TableRecord> {
+  const zoomTo = column.formatter === 'zoomTo'
+  return {
+    id: column.id,
+    header: column.label,
+    accessorFn: (record) => record[column.key],
+    size: zoomTo ? 64 : column.type === 'number' ? 130 : 170,
+    enableSorting: false,
+    cell: (info) =>
+      zoomTo ? (
+        <ZoomToButton value={info.getValue()} />
+      ) : (
+        formatValue(column, info.getValue(), info.row.original)
+      ),
+  }
+}
+
+/** One page of a table's rows: sticky header, resizable columns, arrow-key navigation. */
+export function TableGrid({ definition, rows }: { definition: TableDefinition; rows: TableRecord[] }) {
+  const columns = useMemo(() => definition.columns.map(columnDef), [definition])
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table returns fresh functions; this component is not memoised
+  const table = useReactTable({
+    data: rows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    columnResizeMode: 'onChange',
+    enableColumnResizing: true,
+    defaultColumn: { minSize: 48, maxSize: 800 },
+  })
+  const keyboard = useGridKeyboard(rows.length, columns.length)
+  const isNumeric = (id: string) => definition.columns.find((c) => c.id === id)?.type === 'number'
+  return (
+    <div className="emberline-table-scroll">
+      <table
+        className="bp6-html-table bp6-compact bp6-html-table-striped emberline-table-grid"
+        role="grid"
+        aria-label={definition.name}
+        aria-rowcount={rows.length + 1}
+        style={{ width: table.getTotalSize() }}
+        onKeyDown={keyboard.onKeyDown}
+      >
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id} role="row">
+              {group.headers.map((header, col) => (
+                <th
+                  key={header.id}
+                  role="columnheader"
+                  data-cell={`-1:${col}`}
+                  data-column={header.column.id}
+                  tabIndex={keyboard.tabIndexOf(-1, col)}
+                  onFocus={() => keyboard.setActive({ row: -1, col })}
+                  style={{ width: header.getSize() }}
+                  className={isNumeric(header.column.id) ? 'emberline-numeric' : undefined}
+                >
+                  {flexRender(header.column.columnDef.header, header.getContext())}
+                  <div
+                    role="separator"
+                    aria-orientation="vertical"
+                    aria-label={`Resize ${String(header.column.columnDef.header)}`}
+                    className={`emberline-resizer${header.column.getIsResizing() ? ' is-resizing' : ''}`}
+                    onMouseDown={header.getResizeHandler()}
+                    onTouchStart={header.getResizeHandler()}
+                    onDoubleClick={() => header.column.resetSize()}
+                  />
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row, r) => (
+            <tr key={row.id} role="row" aria-rowindex={r + 2}>
+              {row.getVisibleCells().map((cell, col) => (
+                <td
+                  key={cell.id}
+                  role="gridcell"
+                  data-cell={`${r}:${col}`}
+                  data-column={cell.column.id}
+                  tabIndex={keyboard.tabIndexOf(r, col)}
+                  onFocus={() => keyboard.setActive({ row: r, col })}
+                  style={{ width: cell.column.getSize() }}
+                  className={isNumeric(cell.column.id) ? 'emberline-numeric' : undefined}
+                >
+                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

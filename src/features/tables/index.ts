@@ -1,0 +1,8 @@
+export { AttributeTablesProvider } from './AttributeTablesProvider'
+export type { AttributeTablesProviderProps } from './AttributeTablesProvider'
+export { AttributeTablesPanel } from './AttributeTablesPanel'
+export { useAttributeTables } from './useAttributeTables'
+export type { AttributeTablesApi } from './useAttributeTables'
+export { attributeTablesMachine } from './attributeTablesMachine'
+export { tableIdForLayer, tableDefinitions } from './tableDefinitions'
+export type { TableDefinition, TableColumn } from './tableDefinitions'
