@@ -13,7 +13,11 @@ class SchemaPage {
   private readonly defs: Record<string, Json>
   private readonly queue: Json[] = []
   private readonly done = new Set<string>()
-  constructor(private readonly schema: Json) {
+  private readonly usedAt = new Map<string, string>()
+  constructor(
+    private readonly schema: Json,
+    private readonly file: string,
+  ) {
     this.defs = (schema.definitions ?? {}) as Record<string, Json>
   }
 
@@ -29,20 +33,23 @@ class SchemaPage {
   }
 
   /** The "Type" cell: a link for sections, otherwise a short type expression. */
-  typeOf(raw: Json): string {
+  typeOf(raw: Json, at: string): string {
     const node = this.deref(raw)
     if (this.isSection(node)) {
       const title = String(node.title)
-      if (!this.done.has(title)) this.queue.push(node)
+      if (!this.done.has(title)) {
+        this.queue.push(node)
+        this.usedAt.set(title, at)
+      }
       this.done.add(title)
       return `[${title}](#${anchor(title)})`
     }
     if (Array.isArray(node.enum)) return `one of ${node.enum.map((v) => `\`${String(v)}\``).join(', ')}`
     if (node.const !== undefined) return `\`${JSON.stringify(node.const)}\``
-    if (node.type === 'array') return `list of ${this.typeOf((node.items ?? {}) as Json)}`
-    if (Array.isArray(node.anyOf)) return (node.anyOf as Json[]).map((n) => this.typeOf(n)).join(' or ')
+    if (node.type === 'array') return `list of ${this.typeOf((node.items ?? {}) as Json, `${at}[]`)}`
+    if (Array.isArray(node.anyOf)) return (node.anyOf as Json[]).map((n) => this.typeOf(n, at)).join(' or ')
     if (node.type === 'object' && node.additionalProperties && typeof node.additionalProperties === 'object') {
-      return `map of name → ${this.typeOf(node.additionalProperties as Json)}`
+      return `map of name → ${this.typeOf(node.additionalProperties as Json, `${at}.<name>`)}`
     }
     const type = Array.isArray(node.type) ? node.type.join(' or ') : String(node.type ?? 'any')
     return type
@@ -66,12 +73,12 @@ class SchemaPage {
     return out.join('; ')
   }
 
-  private table(node: Json): string[] {
+  private table(node: Json, at: string): string[] {
     const props = (node.properties ?? {}) as Record<string, Json>
     const required = new Set((node.required ?? []) as string[])
     const rows = Object.entries(props).map(([key, raw]) => {
       const desc = String(raw.description ?? this.deref(raw).description ?? '')
-      return `| \`${key}\` | ${esc(this.typeOf(raw))} | ${required.has(key) ? 'yes' : 'no'} | ${esc(desc)} | ${esc(this.constraints(raw))} |`
+      return `| \`${key}\` | ${esc(this.typeOf(raw, at ? `${at}.${key}` : key))} | ${required.has(key) ? 'yes' : 'no'} | ${esc(desc)} | ${esc(this.constraints(raw))} |`
     })
     if (rows.length === 0) return []
     return ['| Property | Type | Required | Description | Constraints |', '|---|---|---|---|---|', ...rows]
@@ -79,21 +86,22 @@ class SchemaPage {
 
   private section(node: Json): string[] {
     const title = String(node.title)
-    const lines = [`### ${title}`, '', String(node.description ?? ''), '']
+    const at = this.usedAt.get(title) ?? ''
+    const lines = [`### ${title}`, '', String(node.description ?? ''), '', `At \`${at}\` in ${this.file}.`, '']
     if (Array.isArray(node.oneOf)) {
-      const variants = (node.oneOf as Json[]).map((v) => this.typeOf(v))
+      const variants = (node.oneOf as Json[]).map((v) => this.typeOf(v, at))
       lines.push(`One of (chosen by \`type\`): ${variants.join(', ')}.`, '')
     } else if (node.additionalProperties && typeof node.additionalProperties === 'object') {
       const extra = node.properties ? 'Besides the keys below, any' : 'Any'
-      lines.push(`${extra} key is allowed; each value is ${this.typeOf(node.additionalProperties as Json)}.`, '')
+      lines.push(`${extra} key is allowed; each value is ${this.typeOf(node.additionalProperties as Json, `${at}.<name>`)}.`, '')
     }
-    lines.push(...this.table(node), '')
+    lines.push(...this.table(node, at), '')
     return lines
   }
 
-  render(file: string): string[] {
+  render(): string[] {
     const root = this.schema
-    const lines = [`## ${file}`, '', String(root.description ?? ''), '', ...this.table(root), '']
+    const lines = [`## ${this.file}`, '', String(root.description ?? ''), '', ...this.table(root, ''), '']
     this.done.add(String(root.title))
     while (this.queue.length > 0) {
       const next = this.queue.shift()
@@ -115,10 +123,28 @@ export function renderConfigReference(): string {
     'type) and then by `npm run validate-config`, which also checks that every id, colour, field and icon a file',
     'refers to exists. This page lists every section and property.',
     '',
+    'Beyond the schemas, `npm run validate-config` checks that:',
+    '',
+    '- ids are unique per kind (layers, map layers, sources, datasets, grids, legends, scales, categories, tables;',
+    '  sub-layers within a layer; fields within a dataset; columns within a table);',
+    '- every reference resolves: category, table, map layer, sub-layer (`selectedSubLayer`), source, dataset, grid,',
+    '  legend, scale, panel text, icon (legend icons are declared under `icons.types`; category icons are Blueprint',
+    '  icon names) and colour (`#rrggbb`, `#rrggbbaa` or a theme name such as `fireIntensity.high` or `smoke.6`);',
+    '- table columns name fields of the table\'s dataset (or `bbox`, the zoom-to action) with a matching type;',
+    '  popup fields, filters, paint rules and scales name fields of the map layer\'s dataset;',
+    '- gradient stops and class values are strictly ascending; scale steps are ordered; risk labels descend;',
+    '- 0 ≤ minzoom ≤ maxzoom ≤ 22; a paint kind fits its source kind (vector paints on `mvt`, `raster` on `png`,',
+    '  `particles` on `wind`); `mvt` sources name a dataset and `png` sources a grid;',
+    '- a table\'s layer exists and that layer\'s `table` points back; the layers in `layersWithoutTable` have no',
+    '  table and every other layer has one.',
+    '',
+    'Problems are printed one per line as `config/<file>.yaml:LINE:COL  <path in document>  <message>`.',
+    'Reference checks run once every file matches its schema.',
+    '',
     ...CONFIG_FILES.map((n) => `- [config/${n}.yaml](#config${n}yaml)`),
     '',
   ]
-  for (const name of CONFIG_FILES) lines.push(...new SchemaPage(readSchema(name)).render(`config/${name}.yaml`))
+  for (const name of CONFIG_FILES) lines.push(...new SchemaPage(readSchema(name), `config/${name}.yaml`).render())
   return lines.join('\n').replace(/\n{3,}/g, '\n\n')
 }
 

@@ -98,7 +98,7 @@ describe('validate-config CLI', () => {
     const out = run('tests/config/fixtures/invalid-yaml-syntax')
     expect(out.status).toBe(1)
     const lines = out.stdout.trim().split('\n')
-    expect(lines[0]).toMatch(/^tests\/config\/fixtures\/invalid-yaml-syntax\/layers\.yaml:60:129  \(root\)  YAML syntax error: /)
+    expect(lines[0]).toMatch(/^tests\/config\/fixtures\/invalid-yaml-syntax\/layers\.yaml:60:129 {2}\(root\) {2}YAML syntax error: /)
     expect(lines.at(-1)).toBe('tests/config/fixtures/invalid-yaml-syntax: 2 problems')
     expect(out.stdout + out.stderr).not.toMatch(/\n\s+at /)
   })
