@@ -31,6 +31,8 @@ export function TableGrid({ definition, rows }: { definition: TableDefinition; r
     data: rows,
     columns,
     getCoreRowModel: getCoreRowModel(),
+    getRowId: (record, index) =>
+      typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : String(index),
     columnResizeMode: 'onChange',
     enableColumnResizing: true,
     defaultColumn: { minSize: 48, maxSize: 800 },
