@@ -1,0 +1,40 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { appConfig, layersConfig, tablesConfig } from '../../generated/config'
+import type { LayersConfig } from '../../generated/types'
+import { DocumentationScreen } from './DocumentationScreen'
+
+describe('DocumentationScreen', () => {
+  it('shows every configured layer with its info text', () => {
+    const html = renderToStaticMarkup(<DocumentationScreen />)
+    for (const layer of layersConfig.layers) {
+      expect(html).toContain(`data-layer-id="${layer.id}"`)
+      expect(html).toContain(`>${layer.name}`)
+    }
+    expect(html).toContain('How to read PSPS')
+    expect(html).toContain('Medium-High')
+  })
+
+  it('shows a layer that exists only in the given config', () => {
+    const base = layersConfig.layers.find((l) => l.id === 'red_flag_warnings')
+    if (!base) throw new Error('fixture layer missing')
+    const layers: LayersConfig = {
+      ...layersConfig,
+      layers: [
+        ...layersConfig.layers,
+        {
+          ...base,
+          id: 'lightning',
+          name: 'Lightning Strikes',
+          infoText: 'Cloud-to-ground strikes, last hour.',
+        },
+      ],
+    }
+    const html = renderToStaticMarkup(
+      <DocumentationScreen sources={{ app: appConfig, layers, tables: tablesConfig }} />,
+    )
+    expect(html).toContain('data-layer-id="lightning"')
+    expect(html).toContain('Lightning Strikes')
+    expect(html).toContain('Cloud-to-ground strikes, last hour.')
+  })
+})

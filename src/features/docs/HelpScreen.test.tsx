@@ -1,0 +1,28 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { appConfig } from '../../generated/config'
+import { HelpScreen } from './HelpScreen'
+
+describe('HelpScreen', () => {
+  const html = renderToStaticMarkup(<HelpScreen />)
+
+  it('covers every topic of the issue', () => {
+    for (const heading of [
+      'Getting started',
+      'Signing in and the SMS step',
+      'Resetting a password',
+      'Reading the map',
+      'Tables and filters',
+      'Keyboard use',
+      'Who to contact',
+    ]) {
+      expect(html).toContain(heading)
+    }
+  })
+
+  it('takes the contact and SMS details from config', () => {
+    expect(html).toContain(`mailto:${appConfig.contact.email}`)
+    expect(html).toContain(appConfig.contact.name)
+    expect(html).toContain(`${appConfig.identity.otp.digits}-digit code`)
+  })
+})

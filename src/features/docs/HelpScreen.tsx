@@ -1,0 +1,115 @@
+import { H1, H2, HTMLTable } from '@blueprintjs/core'
+import { appConfig } from '../../generated/config'
+import { screenTitle } from './screenTitle'
+import './docs.css'
+
+const keys: readonly [string, string][] = [
+  ['Tab / Shift+Tab', 'Move between controls: top bar, sidebar, map, tables.'],
+  ['Enter / Space', 'Press the focused button, open a layer or choose a radio option.'],
+  ['+ / −', 'Zoom the map in or out while it has focus.'],
+  ['Arrow keys', 'Pan the focused map; in a table, move between cells.'],
+  ['Home / End (Ctrl for the corners)', 'First or last cell of a table row (or of the table).'],
+  ['Page Up / Page Down', 'Ten rows up or down in a table.'],
+  ['Escape', 'Close a menu, popup, dialog or the mobile drawer.'],
+]
+
+/** /Help: getting started, signing in, password reset, the map, tables, keyboard and contact. */
+export function HelpScreen() {
+  const { brand, identity, session, topBar, contact, routes, documentation } = appConfig
+  const docsTitle = screenTitle('/Documentation')
+  const settingsTitle = screenTitle('/Settings')
+  const hours = Math.round(session.loginMinutes / 60)
+  return (
+    <main className="emberline-help bp6-running-text" aria-labelledby="help-title">
+      <H1 id="help-title">{screenTitle('/Help')}</H1>
+      <section>
+        <H2>Getting started</H2>
+        <p>
+          {brand.name} shows wildfire risk, weather, power-shutoff and utility asset layers on one map. After
+          you sign in you land on <a href={topBar.primaryTab.path}>{topBar.primaryTab.label}</a>: the map with
+          the PSPS and EPSS layers and the forecast of the fire risk score for the coming days.
+        </p>
+        <p>
+          The three-dot button ({topBar.moreOptionsLabel}) in the top bar opens this help and signs you out.
+          The <a href="/Documentation">{docsTitle}</a> page explains every layer, legend and table column;{' '}
+          <a href="/Settings">{settingsTitle}</a> holds your profile, password and display preferences.
+        </p>
+        <p>{documentation.intro}</p>
+      </section>
+      <section>
+        <H2>Signing in and the SMS step</H2>
+        <ol>
+          <li>Open {brand.name} and enter your work e-mail address and password.</li>
+          <li>
+            We send a {identity.otp.digits}-digit code by SMS to the phone number on your account. Enter it
+            within {identity.otp.expiryMinutes} minutes. If it does not arrive, choose Resend code.
+          </li>
+          <li>
+            You stay signed in for up to {hours} hours. When fewer than {session.expiringSoonMinutes} minutes
+            remain, {settingsTitle} shows the session as expiring soon.
+          </li>
+        </ol>
+        <p>
+          After {identity.throttle.maxFailures} failed attempts sign-in is locked for{' '}
+          {identity.throttle.lockMinutes} minutes.
+        </p>
+      </section>
+      <section>
+        <H2>Resetting a password</H2>
+        <p>
+          On the sign-in page choose Forgot password? and enter your e-mail address. The e-mail holds a link
+          to <code>{routes.public.find((p) => /reset/i.test(p)) ?? '/login/Reset'}</code>, valid for{' '}
+          {identity.resetTokenExpiryMinutes} minutes; choose a new password there. Signed in already? Change
+          it on {settingsTitle}, where you can also sign out of all sessions on every device.
+        </p>
+      </section>
+      <section>
+        <H2>Reading the map</H2>
+        <p>
+          The sidebar lists the layers by category. Switch a layer on or off with its checkbox, expand it for
+          its legend and opacity, and use the info button for what it shows. PSPS offers a choice of hourly
+          fields (the risk score, fire consequence and the weather behind them); only the selected one is
+          drawn.
+        </p>
+        <p>Click a line or feature on the map for its popup with the key attributes.</p>
+      </section>
+      <section>
+        <H2>Tables and filters</H2>
+        <p>
+          Layers with data records have a table button. Tables open in the panel below the map, one tab each,
+          with {appConfig.tables.itemsPerPage} rows a page. Add filters to narrow the rows: number columns
+          compare (equal, greater than, less than…), text columns match any part of the text. The map button
+          in a row zooms to that feature.
+        </p>
+      </section>
+      <section>
+        <H2>Keyboard use</H2>
+        <HTMLTable compact>
+          <thead>
+            <tr>
+              <th scope="col">Keys</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map(([key, action]) => (
+              <tr key={key}>
+                <td>
+                  <kbd>{key}</kbd>
+                </td>
+                <td>{action}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </section>
+      <section aria-labelledby="help-contact">
+        <H2 id="help-contact">Who to contact</H2>
+        <p>
+          {contact.name}: <a href={`mailto:${contact.email}`}>{contact.email}</a>,{' '}
+          <a href={`tel:${contact.phone.replace(/\s+/g, '')}`}>{contact.phone}</a>.
+        </p>
+      </section>
+    </main>
+  )
+}
