@@ -109,6 +109,7 @@ function reduceErrors(errors: ErrorObject[]): ErrorObject[] {
       return !errors.some((o) => o !== e && o.instancePath.startsWith(e.instancePath) && !['anyOf', 'oneOf', 'type'].includes(o.keyword))
     }
     if (e.keyword === 'discriminator') return !enumPaths.has(`${e.instancePath}/type`)
+    if (e.keyword === 'type' && enumPaths.has(e.instancePath)) return false
     if (e.keyword === 'type' && /anyOf|oneOf/.test(e.schemaPath)) return !nonType.has(e.instancePath)
     if (e.keyword === 'pattern' && e.schemaPath.includes('propertyNames')) return false
     return true

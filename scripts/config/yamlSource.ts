@@ -62,7 +62,8 @@ export function loadYaml(file: string): LoadResult {
   if (doc.errors.length > 0) {
     const problems = doc.errors.map((e) => {
       const { line, col } = counter.linePos(e.pos[0])
-      return at(line, col, `YAML syntax error: ${firstLine(e.message)}`)
+      const text = e.code === 'MULTIPLE_DOCS' ? "a config file holds one document; remove the extra '---'" : firstLine(e.message)
+      return at(line, col, `YAML syntax error: ${text}`)
     })
     return { ok: false, problems }
   }
