@@ -1,0 +1,66 @@
+import type Database from 'better-sqlite3'
+import { createIdentityStore, type IdentityStore } from '../store/identityStore'
+import { createIdentityTokenStore, type IdentityTokenStore } from '../store/identityTokenStore'
+import { createDelivery, type Delivery } from './delivery'
+import { loadSigningKey, type SigningKey } from './sessionJwt'
+import { identitySettings, type IdentitySettings } from './settings'
+import { createThrottle, type Throttle } from './throttle'
+
+export interface AuditFields {
+  memberId?: string | null
+  subject?: string | null
+  ip?: string | null
+  detail?: Record<string, unknown>
+}
+
+/** Everything an identity flow needs; HTTP-free so the CLI and tests use it directly. */
+export interface IdentityContext {
+  settings: IdentitySettings
+  members: IdentityStore
+  tokens: IdentityTokenStore
+  throttle: Throttle
+  key: SigningKey
+  delivery: Delivery
+  /** Base URL for links in e-mails (EMBERLINE_PUBLIC_URL); null = the request's own origin. */
+  publicUrl: string | null
+  now: () => number
+  audit(event: string, fields?: AuditFields): void
+}
+
+export interface IdentityContextOptions {
+  db: Database.Database
+  dataDir: string
+  env?: Record<string, string | undefined>
+  settings?: IdentitySettings
+  now?: () => number
+  delivery?: Delivery
+  print?: (line: string) => void
+}
+
+export async function createIdentityContext(opts: IdentityContextOptions): Promise<IdentityContext> {
+  const settings = opts.settings ?? identitySettings
+  const env = opts.env ?? process.env
+  const now = opts.now ?? Date.now
+  const members = createIdentityStore(opts.db)
+  const tokens = createIdentityTokenStore(opts.db)
+  return {
+    settings,
+    members,
+    tokens,
+    throttle: createThrottle(tokens, settings.throttle),
+    key: await loadSigningKey(members, now()),
+    delivery: opts.delivery ?? createDelivery({ dataDir: opts.dataDir, env, print: opts.print, now }),
+    publicUrl: env.EMBERLINE_PUBLIC_URL ? env.EMBERLINE_PUBLIC_URL.replace(/\/+$/, '') : null,
+    now,
+    audit(event, fields = {}) {
+      members.audit({
+        at: now(),
+        event,
+        memberId: fields.memberId ?? null,
+        subject: fields.subject ?? null,
+        ip: fields.ip ?? null,
+        detail: fields.detail ?? {},
+      })
+    },
+  }
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify'
+import type { SessionVerifier } from '../auth/sessionVerifier'
+import { createIdentity, type Identity } from './createIdentity'
+import { meRoutes } from './meRoutes'
+import { sdkRoutes } from './sdkRoutes'
+
+export interface IdentityPluginOptions {
+  /** Built by createIdentity(); by default made from `app.store.db` and `app.appOptions.dataDir`. */
+  identity?: Identity
+  /** The verifier /api/me uses (defaults to the app's verifier, else the identity's own). */
+  verifier?: SessionVerifier
+}
+
+/**
+ * The identity provider: the Stytch SDK endpoints under /sdk/v1, the JWKS at
+ * /.well-known/jwks.json and /v1/b2b/sessions/jwks/<project_id> (where Stytch's server
+ * libraries look), and the member's own account routes under /api/me. Registered from
+ * buildApp, it also hands its verifier to the data API's auth hook.
+ */
+export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
+  const identity =
+    opts.identity ?? (await createIdentity({ db: app.store.db, dataDir: app.appOptions.dataDir }))
+  const appVerifier = opts.identity ? undefined : app.appOptions.verifier
+  if (!opts.identity && !appVerifier) app.sessionAuth.setVerifier(identity.verifier)
+  const verifier = opts.verifier ?? appVerifier ?? identity.verifier
+  const { ctx } = identity
+  if (ctx) {
+    await app.register(sdkRoutes, { prefix: '/sdk/v1', ctx })
+    const cache = { 'cache-control': 'public, max-age=300' }
+    app.get('/.well-known/jwks.json', async (_request, reply) => reply.headers(cache).send(ctx.key.jwks))
+    app.get<{ Params: { projectId: string } }>('/v1/b2b/sessions/jwks/:projectId', async (request, reply) => {
+      if (request.params.projectId !== ctx.settings.projectId) {
+        return reply.code(404).send({ error: 'not_found', message: 'Unknown project.' })
+      }
+      return reply.headers(cache).send(ctx.key.jwks)
+    })
+  }
+  await app.register(meRoutes, { ctx, verifier })
+}

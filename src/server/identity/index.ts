@@ -1,0 +1,8 @@
+export { identityPlugin, type IdentityPluginOptions } from './identityPlugin'
+export { createIdentity, type Identity } from './createIdentity'
+export { ensureFirstMember } from './firstMember'
+export { createBundledVerifier } from './bundledVerifier'
+export { createHostedVerifier } from './hostedVerifier'
+export { isAuthorized, permissionsOf } from './rbac'
+export { identitySettings } from './settings'
+export type { IdentityContext } from './context'

@@ -1,0 +1,110 @@
+import type { AuthFactor } from '../store/identityStore'
+import type { IdentityContext } from './context'
+import { hashCode, newNumericCode, newToken, safeEqual, sha256 } from './crypto'
+import { errors } from './errors'
+import {
+  checkIntermediate,
+  checkNotLocked,
+  checkOrganization,
+  ipKey,
+  memberKey,
+  recordFailure,
+} from './guards'
+import { memberJson, organizationJson } from './responses'
+import { fullSessionBody, issueSession } from './sessions'
+
+export interface SmsSend {
+  organizationId: string
+  memberId: string
+  intermediateToken: string
+  phone: string | null
+}
+
+/** otps/sms/send: a fresh code for the enrolled phone (earlier codes stop working). */
+export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) {
+  checkOrganization(ctx, input.organizationId)
+  const record = checkIntermediate(ctx, input.intermediateToken, input.memberId)
+  const member = ctx.members.memberById(input.memberId)
+  if (!member || member.status !== 'active') throw errors.intermediateSession()
+  if (!member.phone) throw errors.noPhone()
+  if (input.phone && input.phone.replace(/[\s()-]/g, '') !== member.phone) throw errors.phoneMismatch()
+  if (record.sends >= ctx.settings.otp.maxSends) {
+    ctx.audit('sms.too_many', { memberId: member.memberId, ip })
+    throw errors.tooManySends()
+  }
+  const { digits, expiryMinutes } = ctx.settings.otp
+  const code = newNumericCode(digits)
+  const salt = newToken(12)
+  const now = ctx.now()
+  ctx.tokens.countIntermediateSend(sha256(input.intermediateToken))
+  ctx.tokens.replaceOtp(member.memberId, hashCode(code, salt), salt, now, now + expiryMinutes * 60_000)
+  await ctx.delivery.sms({
+    to: member.phone,
+    memberId: member.memberId,
+    code,
+    text: `Your ${ctx.settings.productName} sign-in code is ${code}. It expires in ${expiryMinutes} minutes.`,
+  })
+  ctx.audit('sms.sent', { memberId: member.memberId, ip })
+  return {
+    member_id: member.memberId,
+    member: memberJson(member),
+    organization: organizationJson(ctx.settings),
+  }
+}
+
+export interface SmsAuthenticate {
+  organizationId: string
+  memberId: string
+  intermediateToken: string
+  code: string
+  sessionMinutes: number | null
+}
+
+/**
+ * otps/sms/authenticate: the latest code only, single use, before its expiry, at most
+ * maxAttempts tries (then it is burnt); success consumes the intermediate session.
+ */
+export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthenticate, ip: string) {
+  checkOrganization(ctx, input.organizationId)
+  const key = memberKey(input.memberId)
+  checkNotLocked(ctx, [key, ipKey(ip)], 'sms.locked')
+  const ist = checkIntermediate(ctx, input.intermediateToken, input.memberId)
+  const member = ctx.members.memberById(input.memberId)
+  if (!member || member.status !== 'active' || !member.phone) throw errors.intermediateSession()
+  const now = ctx.now()
+  const otp = ctx.tokens.latestOtp(member.memberId)
+  const usable =
+    otp && otp.consumedAt === null && otp.expiresAt > now && otp.attempts < ctx.settings.otp.maxAttempts
+  if (otp && usable) ctx.tokens.countOtpAttempt(otp.id)
+  const matches = Boolean(otp && usable && safeEqual(hashCode(input.code, otp.salt), otp.codeHash))
+  if (!otp || !matches) {
+    if (otp && usable && otp.attempts + 1 >= ctx.settings.otp.maxAttempts) ctx.tokens.consumeOtp(otp.id, now)
+    recordFailure(ctx, key, ip)
+    ctx.audit('sms.failed', {
+      memberId: member.memberId,
+      ip,
+      detail: { reason: usable ? 'wrong_code' : 'no_usable_code' },
+    })
+    throw errors.otpInvalid()
+  }
+  if (!ctx.tokens.consumeOtp(otp.id, now)) throw errors.otpInvalid()
+  if (!ctx.tokens.consumeIntermediate(sha256(input.intermediateToken), now))
+    throw errors.intermediateSession()
+  ctx.throttle.clear(key)
+  const smsFactor: AuthFactor = {
+    delivery_method: 'sms',
+    type: 'otp',
+    last_authenticated_at: new Date(now).toISOString(),
+    phone_number_factor: { phone_id: `phone-${member.memberId}`, phone_number: member.phone },
+    sequence_order: 'SECONDARY',
+  }
+  const requested = input.sessionMinutes ?? ctx.settings.sessionMinutes.sms
+  const minutes = Math.min(requested, ist.sessionMinutes ?? requested)
+  const issued = await issueSession(ctx, member, [...ist.factors, smsFactor], minutes)
+  ctx.audit('login.success', {
+    memberId: member.memberId,
+    ip,
+    detail: { sessionId: issued.session.sessionId, minutes },
+  })
+  return fullSessionBody(ctx, issued)
+}

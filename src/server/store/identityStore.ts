@@ -1,0 +1,267 @@
+import type Database from 'better-sqlite3'
+
+/** One authentication factor as Stytch reports it on a member session. */
+export interface AuthFactor {
+  delivery_method: 'email' | 'sms' | 'knowledge'
+  type: 'password' | 'otp' | 'password_reset'
+  last_authenticated_at: string
+  email_factor?: { email_id: string; email_address: string }
+  phone_number_factor?: { phone_id: string; phone_number: string }
+  sequence_order: 'PRIMARY' | 'SECONDARY'
+}
+
+export type MemberStatus = 'active' | 'inactive'
+
+export interface MemberRecord {
+  memberId: string
+  organizationId: string
+  email: string
+  name: string
+  phone: string | null
+  roles: string[]
+  status: MemberStatus
+  passwordHash: string | null
+  passwordId: string | null
+  createdAt: number
+  updatedAt: number
+}
+
+export interface SessionRecord {
+  sessionId: string
+  memberId: string
+  factors: AuthFactor[]
+  startedAt: number
+  lastAccessedAt: number
+  expiresAt: number
+  revokedAt: number | null
+}
+
+export interface AuditEntry {
+  at: number
+  event: string
+  memberId: string | null
+  subject: string | null
+  ip: string | null
+  detail: Record<string, unknown>
+}
+
+interface MemberRow {
+  member_id: string
+  organization_id: string
+  email: string
+  name: string
+  phone: string | null
+  roles: string
+  status: MemberStatus
+  password_hash: string | null
+  password_id: string | null
+  created_at: number
+  updated_at: number
+}
+
+interface SessionRow {
+  session_id: string
+  member_id: string
+  factors: string
+  started_at: number
+  last_accessed_at: number
+  expires_at: number
+  revoked_at: number | null
+}
+
+function toMember(row: MemberRow): MemberRecord {
+  return {
+    memberId: row.member_id,
+    organizationId: row.organization_id,
+    email: row.email,
+    name: row.name,
+    phone: row.phone,
+    roles: JSON.parse(row.roles) as string[],
+    status: row.status,
+    passwordHash: row.password_hash,
+    passwordId: row.password_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+function toSession(row: SessionRow): SessionRecord {
+  return {
+    sessionId: row.session_id,
+    memberId: row.member_id,
+    factors: JSON.parse(row.factors) as AuthFactor[],
+    startedAt: row.started_at,
+    lastAccessedAt: row.last_accessed_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  }
+}
+
+/** Members, sessions, signing keys and the audit log of the bundled identity provider. */
+export function createIdentityStore(db: Database.Database) {
+  const memberById = db.prepare<[string], MemberRow>('SELECT * FROM identity_members WHERE member_id = ?')
+  const memberByEmail = db.prepare<[string], MemberRow>('SELECT * FROM identity_members WHERE email = ?')
+  const sessionByHash = db.prepare<[string], SessionRow>(
+    'SELECT * FROM identity_sessions WHERE token_hash = ?',
+  )
+  const sessionById = db.prepare<[string], SessionRow>('SELECT * FROM identity_sessions WHERE session_id = ?')
+
+  return {
+    db,
+    countMembers: (): number =>
+      (db.prepare('SELECT count(*) AS n FROM identity_members').get() as { n: number }).n,
+    listMembers: (): MemberRecord[] =>
+      db
+        .prepare<[], MemberRow>('SELECT * FROM identity_members ORDER BY created_at, email')
+        .all()
+        .map(toMember),
+    memberById: (id: string): MemberRecord | null => {
+      const row = memberById.get(id)
+      return row ? toMember(row) : null
+    },
+    memberByEmail: (email: string): MemberRecord | null => {
+      const row = memberByEmail.get(email.trim().toLowerCase())
+      return row ? toMember(row) : null
+    },
+    insertMember(m: MemberRecord): void {
+      db.prepare(
+        `INSERT INTO identity_members (member_id, organization_id, email, name, phone, roles, status,
+           password_hash, password_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+      ).run(
+        m.memberId,
+        m.organizationId,
+        m.email.trim().toLowerCase(),
+        m.name,
+        m.phone,
+        JSON.stringify(m.roles),
+        m.status,
+        m.passwordHash,
+        m.passwordId,
+        m.createdAt,
+        m.updatedAt,
+      )
+    },
+    updateMember(
+      id: string,
+      patch: Partial<
+        Pick<MemberRecord, 'name' | 'phone' | 'roles' | 'status' | 'passwordHash' | 'passwordId'>
+      >,
+      at: number,
+    ): void {
+      const current = memberById.get(id)
+      if (!current) return
+      const next = { ...toMember(current), ...patch }
+      db.prepare(
+        `UPDATE identity_members SET name = ?, phone = ?, roles = ?, status = ?, password_hash = ?,
+           password_id = ?, updated_at = ? WHERE member_id = ?`,
+      ).run(
+        next.name,
+        next.phone,
+        JSON.stringify(next.roles),
+        next.status,
+        next.passwordHash,
+        next.passwordId,
+        at,
+        id,
+      )
+    },
+
+    insertSession(s: SessionRecord, tokenHash: string): void {
+      db.prepare(
+        `INSERT INTO identity_sessions (session_id, member_id, token_hash, factors, started_at,
+           last_accessed_at, expires_at, revoked_at) VALUES (?,?,?,?,?,?,?,NULL)`,
+      ).run(
+        s.sessionId,
+        s.memberId,
+        tokenHash,
+        JSON.stringify(s.factors),
+        s.startedAt,
+        s.lastAccessedAt,
+        s.expiresAt,
+      )
+    },
+    sessionByTokenHash: (hash: string): SessionRecord | null => {
+      const row = sessionByHash.get(hash)
+      return row ? toSession(row) : null
+    },
+    sessionById: (id: string): SessionRecord | null => {
+      const row = sessionById.get(id)
+      return row ? toSession(row) : null
+    },
+    touchSession(id: string, at: number, expiresAt: number): void {
+      db.prepare(
+        'UPDATE identity_sessions SET last_accessed_at = ?, expires_at = ? WHERE session_id = ?',
+      ).run(at, expiresAt, id)
+    },
+    revokeSession(id: string, at: number): boolean {
+      return (
+        db
+          .prepare('UPDATE identity_sessions SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL')
+          .run(at, id).changes > 0
+      )
+    },
+    /** Revokes every live session of a member (but `exceptSessionId`); returns how many were revoked. */
+    revokeMemberSessions(memberId: string, at: number, exceptSessionId = ''): number {
+      return db
+        .prepare(
+          `UPDATE identity_sessions SET revoked_at = ?
+           WHERE member_id = ? AND revoked_at IS NULL AND expires_at > ? AND session_id <> ?`,
+        )
+        .run(at, memberId, at, exceptSessionId).changes
+    },
+    activeSessionCount: (memberId: string, at: number): number =>
+      (
+        db
+          .prepare(
+            'SELECT count(*) AS n FROM identity_sessions WHERE member_id = ? AND revoked_at IS NULL AND expires_at > ?',
+          )
+          .get(memberId, at) as { n: number }
+      ).n,
+
+    signingKey: (): { kid: string; privateJwk: string; publicJwk: string } | null => {
+      const row = db
+        .prepare(
+          'SELECT kid, private_jwk, public_jwk FROM identity_signing_keys ORDER BY created_at DESC LIMIT 1',
+        )
+        .get() as { kid: string; private_jwk: string; public_jwk: string } | undefined
+      return row ? { kid: row.kid, privateJwk: row.private_jwk, publicJwk: row.public_jwk } : null
+    },
+    publicKeys: (): string[] =>
+      (
+        db.prepare('SELECT public_jwk FROM identity_signing_keys ORDER BY created_at DESC').all() as {
+          public_jwk: string
+        }[]
+      ).map((r) => r.public_jwk),
+    insertSigningKey(kid: string, privateJwk: string, publicJwk: string, at: number): void {
+      db.prepare(
+        'INSERT OR IGNORE INTO identity_signing_keys (kid, private_jwk, public_jwk, created_at) VALUES (?,?,?,?)',
+      ).run(kid, privateJwk, publicJwk, at)
+    },
+
+    audit(e: AuditEntry): void {
+      db.prepare(
+        'INSERT INTO identity_audit (at, event, member_id, subject, ip, detail) VALUES (?,?,?,?,?,?)',
+      ).run(e.at, e.event, e.memberId, e.subject, e.ip, JSON.stringify(e.detail))
+    },
+    auditLog: (limit = 100): AuditEntry[] =>
+      (
+        db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as {
+          at: number
+          event: string
+          member_id: string | null
+          subject: string | null
+          ip: string | null
+          detail: string
+        }[]
+      ).map((r) => ({
+        at: r.at,
+        event: r.event,
+        memberId: r.member_id,
+        subject: r.subject,
+        ip: r.ip,
+        detail: JSON.parse(r.detail) as Record<string, unknown>,
+      })),
+  }
+}
+
+export type IdentityStore = ReturnType<typeof createIdentityStore>
