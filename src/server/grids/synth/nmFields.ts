@@ -1,13 +1,13 @@
 import type { ClassLike } from '../../../shared/colorRamp'
-import { emptyRaster, type GridRaster, type GridShape } from '../gridRaster'
+import { emptyRaster, fillRaster, type GridRaster, type GridShape } from '../gridRaster'
 import { fireConsequence, epssScore, pspsScore, wildfirePotential } from './fireRisk'
 import { fireEncroachment, smokeConcentration, type ActiveFire } from './fires'
 import { landCoverGrids } from './landCover'
 import { maskFromRings, newMexicoRings } from './nmMask'
 import { populationGrid, type Place } from './population'
 import { downsample } from './resample'
-import { elevationGrid, slopeGrid } from './terrain'
-import { weatherHours } from './weather'
+import { elevationAt, elevationGrid, slopeGrid } from './terrain'
+import { weatherHours, type WeatherHour } from './weather'
 
 /** ~1 km cells over New Mexico (0.01°); weather and risk fields use 3×3 blocks (~3 km, like HRRR). */
 export const NM_FINE: GridShape = {
@@ -52,6 +52,8 @@ export interface NmFields {
   windU: GridRaster[]
   windV: GridRaster[]
   smoke: GridRaster[]
+  /** The unclipped weather of each hour (wind samples, plume outlines). */
+  weather: WeatherHour[]
 }
 
 /** Generates the New Mexico demo fields, deterministically from the seed, places and fires. */
@@ -65,7 +67,11 @@ export function generateNmFields(o: NmFieldOptions): NmFields {
   const coarse = (g: GridRaster): GridRaster => downsample(g, WEATHER_FACTOR)
   const elevationC = coarse(elevation)
   const fuelC = coarse(fuel)
-  const weather = weatherHours(elevationC, o.hours, o.startHourLocal, o.seed)
+  // Weather and smoke cover the whole rectangle (wind and plumes do not stop at the border);
+  // the weather fields served as tiles are then clipped to the state.
+  const elevationAll = fillRaster(emptyRaster(elevationC), (lon, lat) => elevationAt(lon, lat, o.seed))
+  const weather = weatherHours(elevationAll, o.hours, o.startHourLocal, o.seed)
+  const clip = (g: GridRaster): GridRaster => masked(g, elevationC)
   // "Current" conditions: the window's mid-morning hour, before the event peaks.
   const now = weather[Math.min(weather.length - 1, Math.max(0, 10 - o.startHourLocal))] ?? weather[0]
   if (!now) throw new Error('forecast window has no hours')
@@ -80,16 +86,18 @@ export function generateNmFields(o: NmFieldOptions): NmFields {
     fireEncroachment: fireEncroachment(elevationC, o.fires, now),
     wpiNext: weather.map((w) => wildfirePotential(fuelC, w)),
     pspsScore: weather.map((w) => pspsScore(fuelC, w)),
-    relativeHumidity: weather.map((w) => w.relativeHumidity),
-    sustainedWind: weather.map((w) => w.sustainedWind),
-    windGust: weather.map((w) => w.windGust),
+    relativeHumidity: weather.map((w) => clip(w.relativeHumidity)),
+    sustainedWind: weather.map((w) => clip(w.sustainedWind)),
+    windGust: weather.map((w) => clip(w.windGust)),
     windU: weather.map((w) => w.windU),
     windV: weather.map((w) => w.windV),
-    smoke: weather.map((w, h) => smokeConcentration(elevationC, o.fires, w, o.startHourLocal + h)),
+    smoke: weather.map((w, h) => smokeConcentration(elevationAll, o.fires, w, o.startHourLocal + h)),
+    weather,
   }
 }
 
-/** An all-no-data raster of a shape (for hours a field does not have). */
-export function blankLike(shape: GridShape): GridRaster {
-  return emptyRaster(shape)
+/** A copy of a grid with no data wherever `mask` has none. */
+function masked(grid: GridRaster, mask: GridRaster): GridRaster {
+  const data = grid.data.map((v, k) => (Number.isNaN(mask.data[k]!) ? Number.NaN : v))
+  return { ...grid, data }
 }

@@ -12,13 +12,14 @@ export interface Place {
 export function populationGrid(shape: GridRaster, places: readonly Place[], seed: number): GridRaster {
   const kernels = places.map((p) => {
     const sigmaKm = 1 + Math.sqrt(p.population) / 130
-    return { ...p, sigmaKm, peak: p.population / (2 * Math.PI * sigmaKm * sigmaKm) }
+    return { ...p, sigmaKm, reachKm: 5 * sigmaKm, peak: p.population / (2 * Math.PI * sigmaKm * sigmaKm) }
   })
   return fillRaster(emptyRaster(shape), (lon, lat, k) => {
     if (Number.isNaN(shape.data[k]!)) return Number.NaN
     const kx = 111.32 * Math.cos((lat * Math.PI) / 180)
     let density = 0
     for (const p of kernels) {
+      if (Math.abs(lat - p.lat) * 110.57 > p.reachKm) continue
       const dx = (lon - p.lon) * kx
       const dy = (lat - p.lat) * 110.57
       const d2 = dx * dx + dy * dy

@@ -11,7 +11,7 @@ interface Range {
 }
 
 /** New Mexico's main ranges (rough crest lines) and a few smaller ones for texture. */
-const RANGES: Range[] = [
+const RANGE_LINES: Range[] = [
   {
     name: 'Sangre de Cristo',
     line: [
@@ -111,6 +111,21 @@ const RANGES: Range[] = [
   },
 ]
 
+/** Each range with the box beyond which it adds under a metre (3 half-widths). */
+const RANGES = RANGE_LINES.map((r) => {
+  const pad = r.width * 3
+  const lons = r.line.map((p) => p[0])
+  const lats = r.line.map((p) => p[1])
+  const padLon = pad / Math.cos((34 * Math.PI) / 180)
+  const reach = [
+    Math.min(...lons) - padLon,
+    Math.min(...lats) - pad,
+    Math.max(...lons) + padLon,
+    Math.max(...lats) + pad,
+  ]
+  return { ...r, reach: reach as [number, number, number, number] }
+})
+
 /** The Rio Grande valley, north to south. */
 const RIO_GRANDE: [number, number][] = [
   [-105.7, 37.0],
@@ -155,6 +170,8 @@ export function elevationAt(lon: number, lat: number, seed: number): number {
   z -= 320 * Math.exp(-((river / 0.22) ** 2))
   let mountain = 0
   for (const r of RANGES) {
+    const [w, so, e, n] = r.reach
+    if (lon < w || lon > e || lat < so || lat > n) continue
     const d = distanceToLine(lon, lat, r.line)
     mountain += r.height * Math.exp(-((d / r.width) ** 2))
   }

@@ -1,0 +1,74 @@
+/** The hourly forecast window of the gridded fields: when it starts and which hour is "now". */
+export interface WindowSettings {
+  demo: boolean
+  /** appConfig.demo.referenceDate, 'YYYY-MM-DD'. */
+  referenceDate: string
+  /** IANA zone of the window's local hours (appConfig.demo.timeZone). */
+  timeZone: string
+  /** Local hour at which the window starts (appConfig.forecastWindow.startHourLocal). */
+  startHourLocal: number
+}
+
+const HOUR_MS = 3_600_000
+
+/** The wall-clock parts of an instant in a time zone. */
+function zonedParts(at: Date, timeZone: string): { y: number; m: number; d: number; h: number; min: number } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(at)
+  const get = (t: string): number => Number(parts.find((p) => p.type === t)?.value)
+  return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), min: get('minute') }
+}
+
+/** The instant of a local date and hour in a time zone (DST-safe for whole hours). */
+export function zonedInstant(y: number, m: number, d: number, hour: number, timeZone: string): Date {
+  const guess = Date.UTC(y, m - 1, d, hour)
+  const local = (t: number): number => {
+    const p = zonedParts(new Date(t), timeZone)
+    return Date.UTC(p.y, p.m - 1, p.d, p.h, p.min)
+  }
+  let t = guess - (local(guess) - guess)
+  t = guess - (local(t) - t)
+  return new Date(t)
+}
+
+/**
+ * Start of the window. Demo mode: the reference date at the start hour. Otherwise: today's start
+ * hour in the zone, or yesterday's when that is still ahead.
+ */
+export function windowStart(now: Date, s: WindowSettings): Date {
+  if (s.demo) {
+    const [y, m, d] = s.referenceDate.split('-').map(Number) as [number, number, number]
+    return zonedInstant(y, m, d, s.startHourLocal, s.timeZone)
+  }
+  const p = zonedParts(now, s.timeZone)
+  const today = zonedInstant(p.y, p.m, p.d, s.startHourLocal, s.timeZone)
+  return today.getTime() <= now.getTime() ? today : new Date(today.getTime() - 24 * HOUR_MS)
+}
+
+/**
+ * The current hour of the window, 0..hours-1. In demo mode "now" is the reference date at
+ * today's local time of day, so the demo always shows the same day.
+ */
+export function currentWindowHour(now: Date, s: WindowSettings, hours: number): number {
+  const start = windowStart(now, s)
+  let at = now
+  if (s.demo) {
+    const p = zonedParts(now, s.timeZone)
+    const [y, m, d] = s.referenceDate.split('-').map(Number) as [number, number, number]
+    at = new Date(zonedInstant(y, m, d, p.h, s.timeZone).getTime() + p.min * 60_000)
+  }
+  const h = Math.floor((at.getTime() - start.getTime()) / HOUR_MS)
+  return Math.min(hours - 1, Math.max(0, h))
+}
+
+/** ISO valid times of each hour of the window. */
+export function windowTimes(start: Date, hours: number): string[] {
+  return Array.from({ length: hours }, (_, h) => new Date(start.getTime() + h * HOUR_MS).toISOString())
+}

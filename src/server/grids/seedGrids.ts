@@ -1,0 +1,128 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { FeatureInput } from '../store/Store'
+import type { SqliteStore } from '../store/sqliteStore'
+import { GridStore } from '../store/gridStore'
+import { appConfig } from '../../generated/config'
+import { gridCatalog, windowHours, windowSettings, type GridCatalog } from './gridCatalog'
+import { windowStart, windowTimes } from './forecastWindow'
+import type { GridRaster, GridShape } from './gridRaster'
+import { smokePolygons, windPoints } from './gridFeatures'
+import type { ActiveFire } from './synth/fires'
+import { generateNmFields, type NmFields } from './synth/nmFields'
+import { parsePlaces, type Place } from './synth/population'
+import { WIND_U_GRID, WIND_V_GRID } from './windGrid'
+
+/** Which synthetic field fills which configured grid. Grids not listed stay empty until imported. */
+const SYNTHETIC: Record<string, (f: NmFields) => GridRaster[]> = {
+  epss_score: (f) => [f.epss],
+  psps_score: (f) => f.pspsScore,
+  fire_consequence: (f) => [f.fireConsequence],
+  wildfire_potential_index_next: (f) => f.wpiNext,
+  relative_humidity_next: (f) => f.relativeHumidity,
+  sustained_wind_next: (f) => f.sustainedWind,
+  wind_gust_next: (f) => f.windGust,
+  slope: (f) => [f.slope],
+  vegetation: (f) => [f.vegetation],
+  population_density: (f) => [f.population],
+  wildfire_potential_index_current: (f) => [f.wpiCurrent],
+  fire_encroachment: (f) => [f.fireEncroachment],
+  smoke: (f) => f.smoke,
+}
+
+/** The datasets filled from the grids (spec layer/dataset ids). */
+const WIND_DATASET = 'wind_vectors'
+const SMOKE_DATASET = 'smoke'
+const FIRES_DATASET = 'fire_extent_active'
+
+export const DEFAULT_PLACES_CSV = path.resolve(import.meta.dirname, '../../../tests/fixtures/nm-places.csv')
+
+export interface SeedGridsOptions {
+  seed: number
+  demo?: boolean
+  places?: readonly Place[]
+  /** Active fires; read from the store's fire_extent_active dataset when omitted. */
+  fires?: readonly ActiveFire[]
+  /** Grid shape (tests use a coarse one). */
+  shape?: GridShape
+  catalog?: GridCatalog
+  now?: Date
+}
+
+export interface SeedGridsResult {
+  grids: string[]
+  skipped: string[]
+  windPoints: number
+  smokePolygons: number
+}
+
+type SeedStore = Pick<SqliteStore, 'db' | 'dataset' | 'records' | 'replaceDataset'>
+
+/** Active fires from the store: bbox centre, acres and containment of each perimeter. */
+export function firesFromStore(store: SeedStore): ActiveFire[] {
+  if (!store.dataset(FIRES_DATASET)) return []
+  return store.records(FIRES_DATASET, [], 1000, 0).records.flatMap((r): ActiveFire[] => {
+    const bbox = r.bbox
+    if (!Array.isArray(bbox) || bbox.length !== 4) return []
+    const [w, s, e, n] = bbox as [number, number, number, number]
+    return [
+      {
+        name: String(r.incident_name ?? ''),
+        lon: (w + e) / 2,
+        lat: (s + n) / 2,
+        acres: Number(r.acres ?? 0),
+        percentContained: Number(r.percent_contained ?? 0),
+      },
+    ]
+  })
+}
+
+/** Generates the New Mexico grids and the wind/smoke datasets and stores them. Deterministic. */
+export function seedGrids(store: SeedStore, o: SeedGridsOptions): SeedGridsResult {
+  const catalog = o.catalog ?? gridCatalog()
+  const hours = windowHours(catalog)
+  const settings = windowSettings(o.demo ?? true)
+  const validTimes = windowTimes(windowStart(o.now ?? new Date(), settings), hours)
+  const vegetation = catalog.grids.find((g) => g.id === 'vegetation')?.legend.classes ?? []
+  const fires = o.fires ?? firesFromStore(store)
+  const fields = generateNmFields({
+    seed: o.seed,
+    places: o.places ?? parsePlaces(fs.readFileSync(DEFAULT_PLACES_CSV, 'utf8')),
+    fires,
+    hours,
+    startHourLocal: appConfig.forecastWindow.startHourLocal,
+    vegetationClasses: vegetation,
+    ...(o.shape ? { shape: o.shape } : {}),
+  })
+  const grids = new GridStore(store.db)
+  const result: SeedGridsResult = { grids: [], skipped: [], windPoints: 0, smokePolygons: 0 }
+  for (const g of catalog.grids) {
+    const make = SYNTHETIC[g.id]
+    if (!make) {
+      result.skipped.push(g.id)
+      continue
+    }
+    grids.replaceGrid(g.id, make(fields).slice(0, g.hours), 'synthetic')
+    result.grids.push(g.id)
+  }
+  grids.replaceGrid(WIND_U_GRID, fields.windU, 'synthetic')
+  grids.replaceGrid(WIND_V_GRID, fields.windV, 'synthetic')
+  result.grids.push(WIND_U_GRID, WIND_V_GRID)
+  if (store.dataset(WIND_DATASET)) {
+    const points = windPoints(fields.windU, fields.windV, fields.relativeHumidity[0]!, validTimes, 8)
+    result.windPoints = store.replaceDataset(WIND_DATASET, points as FeatureInput[])
+  }
+  const smokeGrid = catalog.grids.find((g) => g.id === 'smoke')
+  if (store.dataset(SMOKE_DATASET) && smokeGrid) {
+    const bands = (smokeGrid.legend.stops ?? []).map((s) => s.value)
+    const polygons = smokePolygons(
+      fires,
+      fields.weather,
+      appConfig.forecastWindow.startHourLocal,
+      validTimes,
+      bands,
+    )
+    result.smokePolygons = store.replaceDataset(SMOKE_DATASET, polygons as FeatureInput[])
+  }
+  return result
+}
