@@ -1,11 +1,14 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import '@blueprintjs/core/lib/css/blueprint.css'
-import { appConfig } from '../generated/config'
-
-function Boot() {
-  return <div className="bp6-dark">{appConfig.brand.name}</div>
-}
+import './app.css'
+import { App } from './App'
 
 const root = document.getElementById('root')
-if (root) createRoot(root).render(<StrictMode><Boot /></StrictMode>)
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  )
+}

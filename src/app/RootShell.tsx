@@ -1,0 +1,18 @@
+import { useEffect } from 'react'
+import { Outlet, useLocation } from 'react-router'
+import { appConfig } from '../generated/config'
+import { routeTitle } from './router/paths'
+import { clearToasts } from './toasts'
+
+/** Above every route: clears toasts on each change of page address (spec §2) and sets the title. */
+export function RootShell() {
+  const { pathname, search } = useLocation()
+  useEffect(() => {
+    clearToasts()
+  }, [pathname, search])
+  useEffect(() => {
+    const title = routeTitle(pathname)
+    document.title = title ? `${title} · ${appConfig.brand.name}` : appConfig.brand.name
+  }, [pathname])
+  return <Outlet />
+}

@@ -1,0 +1,86 @@
+import {
+  Alignment,
+  Button,
+  Drawer,
+  Navbar,
+  NavbarGroup,
+  NavbarHeading,
+  Popover,
+  Tab,
+  Tabs,
+} from '@blueprintjs/core'
+import { useState } from 'react'
+import { useLocation, useNavigate } from 'react-router'
+import { appConfig } from '../../generated/config'
+import { useSession } from '../../features/session'
+import { samePath } from '../router/paths'
+import { DemoBadge } from './DemoBadge'
+import { Logo } from './Logo'
+import { TopBarMenu } from './TopBarMenu'
+import { drawerEntries, menuEntries } from './topBarItems'
+import { useMediaQuery } from './useMediaQuery'
+
+const narrowQuery = '(max-width: 768px)'
+
+/** Top bar of spec §2: logo and brand, the primary tab, 'More options' menu; a drawer on mobile. */
+export function TopBar() {
+  const { primaryTab, height, moreOptionsLabel } = appConfig.topBar
+  const { pathname } = useLocation()
+  const navigate = useNavigate()
+  const { logout } = useSession()
+  const narrow = useMediaQuery(narrowQuery)
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const primaryActive = samePath(pathname, primaryTab.path)
+
+  const go = (path: string) => {
+    setDrawerOpen(false)
+    void navigate(path)
+  }
+  const signOut = () => {
+    setDrawerOpen(false)
+    logout()
+  }
+
+  return (
+    <Navbar className="emberline-topbar" style={{ height }}>
+      <NavbarGroup align={Alignment.START} style={{ height }}>
+        <Logo />
+        <NavbarHeading className="emberline-brand">{appConfig.brand.name}</NavbarHeading>
+        <DemoBadge />
+      </NavbarGroup>
+      <NavbarGroup align={Alignment.END} style={{ height }}>
+        {narrow ? (
+          <Button variant="minimal" icon="menu" aria-label="Open menu" onClick={() => setDrawerOpen(true)} />
+        ) : (
+          <>
+            <Tabs
+              id="emberline-primary-tabs"
+              selectedTabId={primaryActive ? 'primary' : 'none'}
+              onChange={() => go(primaryTab.path)}
+            >
+              <Tab id="primary" title={primaryTab.label} />
+            </Tabs>
+            <Popover
+              placement="bottom-end"
+              content={
+                <TopBarMenu entries={menuEntries} activePath={pathname} onNavigate={go} onLogout={signOut} />
+              }
+            >
+              <Button variant="minimal" icon="more" aria-label={moreOptionsLabel} />
+            </Popover>
+          </>
+        )}
+      </NavbarGroup>
+      <Drawer
+        isOpen={narrow && drawerOpen}
+        position="right"
+        size="280px"
+        title={appConfig.brand.name}
+        className="bp6-dark emberline-drawer"
+        onClose={() => setDrawerOpen(false)}
+      >
+        <TopBarMenu entries={drawerEntries()} activePath={pathname} onNavigate={go} onLogout={signOut} />
+      </Drawer>
+    </Navbar>
+  )
+}

@@ -1,0 +1,70 @@
+import type { ComponentType } from 'react'
+import { redirect, type RouteObject } from 'react-router'
+import { appConfig } from '../../generated/config'
+import { DefaultLayout } from '../layout/DefaultLayout'
+import { RootShell } from '../RootShell'
+import { RouteError } from '../RouteError'
+import { ScreenUnavailable } from '../ScreenUnavailable'
+import { requireSession, skipLoginWhenSignedIn } from './guards'
+import { browserReloadEnv, loadWithReloadOnce } from './loadWithReloadOnce'
+import { isPublicPath, samePath, usesLayout } from './paths'
+import { screenLoaderFor } from './screenModules'
+
+function screenRoute(path: string, title: string): RouteObject {
+  const loader = screenLoaderFor(path)
+  return {
+    path,
+    loader: samePath(path, appConfig.routes.login) ? skipLoginWhenSignedIn : undefined,
+    lazy: async () => {
+      const Screen = loader ? await loadWithReloadOnce(loader, browserReloadEnv()) : null
+      const Component: ComponentType = Screen ?? (() => <ScreenUnavailable title={title} />)
+      return { Component }
+    },
+  }
+}
+
+const notFoundRoute: RouteObject = {
+  path: '*',
+  lazy: async () => {
+    const { NotFoundPage } = await loadWithReloadOnce(() => import('../NotFoundPage'), browserReloadEnv())
+    return { Component: NotFoundPage }
+  },
+}
+
+/**
+ * The route table, built from config (routes.screens, public, noLayout): / redirects to the
+ * default route; protected routes check the session on every navigation; unknown paths get the
+ * not-found page. React Router matches paths case-insensitively.
+ */
+export function appRoutes(): RouteObject[] {
+  const { screens, home, default: defaultPath } = appConfig.routes
+  const group = (isPublic: boolean, layout: boolean) =>
+    screens
+      .filter((s) => isPublicPath(s.path) === isPublic && usesLayout(s.path) === layout)
+      .map((s) => screenRoute(s.path, s.title))
+  return [
+    {
+      element: <RootShell />,
+      errorElement: <RouteError />,
+      children: [
+        { path: home, loader: () => redirect(defaultPath) },
+        { element: <DefaultLayout />, errorElement: <RouteError />, children: group(true, true) },
+        { errorElement: <RouteError />, children: group(true, false) },
+        {
+          id: 'protected',
+          loader: requireSession,
+          shouldRevalidate: () => true,
+          errorElement: <RouteError />,
+          children: [
+            {
+              element: <DefaultLayout />,
+              errorElement: <RouteError />,
+              children: [...group(false, true), notFoundRoute],
+            },
+            { children: group(false, false) },
+          ],
+        },
+      ],
+    },
+  ]
+}

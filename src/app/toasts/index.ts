@@ -1,0 +1,2 @@
+export { showToast, clearToasts } from './toaster'
+export type { ToastType } from './toastProps'

@@ -1,0 +1,31 @@
+import { Callout, Card, H4 } from '@blueprintjs/core'
+import type { ReactNode } from 'react'
+import { appConfig } from '../../generated/config'
+
+/** The frame of the sign-in screens, with the flow's error message (role alert). */
+export function AuthCard({
+  title,
+  error,
+  children,
+}: {
+  title: string
+  error: string | null
+  children: ReactNode
+}) {
+  return (
+    <div className="emberline-auth bp6-dark">
+      <Card elevation={2}>
+        <div className="emberline-auth-title">
+          <H4 style={{ margin: 0 }}>{appConfig.brand.name}</H4>
+          <span className="bp6-text-muted">{title}</span>
+        </div>
+        {error && (
+          <Callout intent="danger" role="alert" data-testid="auth-error" style={{ marginBottom: 12 }}>
+            {error}
+          </Callout>
+        )}
+        {children}
+      </Card>
+    </div>
+  )
+}
