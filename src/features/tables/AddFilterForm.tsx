@@ -80,11 +80,21 @@ function FilterForm({ definition, onAdd }: FormProps) {
   )
 }
 
-/** The "Filter" button: a popover form that adds a filter on a filterable column. */
+/** The "Filter" button: a popover form that adds a filter on a filterable column, then closes. */
 export function AddFilterForm(props: FormProps) {
+  const [open, setOpen] = useState(false)
   if (!props.definition.columns.some((c) => c.filterable)) return null
+  const add = (filter: NewFilter) => {
+    setOpen(false)
+    props.onAdd(filter)
+  }
   return (
-    <Popover content={<FilterForm {...props} />} placement="bottom-start">
+    <Popover
+      isOpen={open}
+      onInteraction={setOpen}
+      content={<FilterForm definition={props.definition} onAdd={add} />}
+      placement="bottom-start"
+    >
       <Button
         icon="filter"
         text="Filter"
