@@ -75,6 +75,14 @@ describe('compileConfig problems', () => {
     ])
   })
 
+  it('locates problems the same way when the parsed data comes from the cache', () => {
+    const dir = variant('layers.yaml', (t) => t.replace('category: active_fires', 'category: weather'))
+    const first = compileConfig(dir).errors.map((p) => formatProblem(p, dir))
+    const second = compileConfig(dir).errors.map((p) => formatProblem(p, dir))
+    expect(first).toEqual(['layers.yaml:111:15  layers[1].category  unknown category \'weather\''])
+    expect(second).toEqual(first)
+  })
+
   it('names document paths with indexes and quoted odd keys', () => {
     expect(formatDocPath([])).toBe('(root)')
     expect(formatDocPath(['layers', 3, 'subLayers', 0, 'id'])).toBe('layers[3].subLayers[0].id')
