@@ -76,7 +76,8 @@ describe('compileConfig problems', () => {
   })
 
   it('locates problems the same way when the parsed data comes from the cache', () => {
-    const dir = variant('layers.yaml', (t) => t.replace('category: active_fires', 'category: weather'))
+    const unique = `# ${process.pid}-${Date.now()}\n` // new content: the first run parses, the second reads the cache
+    const dir = variant('layers.yaml', (t) => t.replace('category: active_fires', 'category: weather') + unique)
     const first = compileConfig(dir).errors.map((p) => formatProblem(p, dir))
     const second = compileConfig(dir).errors.map((p) => formatProblem(p, dir))
     expect(first).toEqual(['layers.yaml:111:15  layers[1].category  unknown category \'weather\''])
