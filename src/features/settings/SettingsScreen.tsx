@@ -1,0 +1,28 @@
+import { H1 } from '@blueprintjs/core'
+import { screenTitle } from '../docs/screenTitle'
+import { PasswordSection } from './PasswordSection'
+import { PreferencesSection } from './PreferencesSection'
+import { ProfileSection } from './ProfileSection'
+import { SessionSection } from './SessionSection'
+import { fetchPreferences, fetchProfile } from './settingsApi'
+import { useLoad } from './useLoad'
+import './settings.css'
+
+const loadProfile = () => fetchProfile()
+const loadPreferences = () => fetchPreferences()
+
+/** /Settings: profile and roles, session expiry, password, sign out everywhere, display preferences. */
+export function SettingsScreen() {
+  const [profile] = useLoad(loadProfile)
+  const [preferences, setPreferences] = useLoad(loadPreferences)
+  const timeZone = preferences.state === 'ready' ? preferences.value.timeZoneDisplay : undefined
+  return (
+    <main className="emberline-settings" aria-labelledby="settings-title">
+      <H1 id="settings-title">{screenTitle('/Settings')}</H1>
+      <ProfileSection profile={profile} />
+      <SessionSection timeZonePreference={timeZone} />
+      <PasswordSection />
+      <PreferencesSection preferences={preferences} onSaved={setPreferences} />
+    </main>
+  )
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it, vi } from 'vitest'
+import {
+  changePassword,
+  fetchPreferences,
+  fetchProfile,
+  revokeAllSessions,
+  savePreferences,
+  SettingsError,
+} from './settingsApi'
+
+const json = (status: number, body: unknown) => async () => new Response(JSON.stringify(body), { status })
+
+describe('settingsApi', () => {
+  it('reads the profile, roles and session expiry from GET /api/me', async () => {
+    const fetcher = vi.fn(
+      json(200, {
+        member: { member_id: 'm1', email_address: 'ann@example.com', name: 'Ann', phone: '+1505' },
+        organization_id: 'org-1',
+        roles: ['stytch_member', 'operator', 7],
+        session: { expires_at: '2025-03-06T12:00:00.000Z' },
+      }),
+    )
+    await expect(fetchProfile(fetcher)).resolves.toEqual({
+      email: 'ann@example.com',
+      name: 'Ann',
+      phone: '+1505',
+      organizationId: 'org-1',
+      roles: ['stytch_member', 'operator'],
+      expiresAt: '2025-03-06T12:00:00.000Z',
+    })
+    expect(fetcher).toHaveBeenCalledWith('/api/me', undefined)
+  })
+
+  it('posts the old and new password', async () => {
+    const fetcher = vi.fn(json(200, { ok: true }))
+    await changePassword('old-one', 'new-one-long', fetcher)
+    expect(fetcher).toHaveBeenCalledWith('/api/me/password', {
+      method: 'POST',
+      body: JSON.stringify({ old: 'old-one', new: 'new-one-long' }),
+    })
+  })
+
+  it("raises the server's message and parameter on failure", async () => {
+    const fetcher = vi.fn(
+      json(400, { error: 'bad_request', parameter: 'old', message: 'The current password is not correct.' }),
+    )
+    const failure = await changePassword('x', 'y', fetcher).catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(SettingsError)
+    expect(failure).toMatchObject({
+      message: 'The current password is not correct.',
+      status: 400,
+      parameter: 'old',
+    })
+  })
+
+  it('reports a network failure plainly', async () => {
+    const fetcher = vi.fn(async () => {
+      throw new TypeError('fetch failed')
+    })
+    await expect(fetchProfile(fetcher)).rejects.toMatchObject({
+      message: 'Unable to contact our servers.',
+      status: 0,
+    })
+  })
+
+  it('revokes all sessions', async () => {
+    const fetcher = vi.fn(json(200, { ok: true, revoked_sessions: 3 }))
+    await expect(revokeAllSessions(fetcher)).resolves.toBe(3)
+    expect(fetcher).toHaveBeenCalledWith('/api/me/sessions/revoke-all', { method: 'POST', body: '{}' })
+  })
+
+  it('loads and saves preferences', async () => {
+    const get = vi.fn(json(200, { preferences: { distanceUnits: 'km', bogus: 1 } }))
+    await expect(fetchPreferences(get)).resolves.toEqual({ distanceUnits: 'km' })
+    const put = vi.fn(json(200, { preferences: { distanceUnits: 'mi', timeZoneDisplay: 'UTC' } }))
+    await expect(savePreferences({ timeZoneDisplay: 'UTC' }, put)).resolves.toEqual({
+      distanceUnits: 'mi',
+      timeZoneDisplay: 'UTC',
+    })
+    expect(put).toHaveBeenCalledWith('/api/me/preferences', {
+      method: 'PUT',
+      body: '{"timeZoneDisplay":"UTC"}',
+    })
+  })
+})
