@@ -1,4 +1,5 @@
-import { layersConfig, themeConfig } from '../../../generated/config'
+import { layersConfig } from '../../../generated/config'
+import { resolveColor } from '../../../shared/config'
 import type {
   CategoryConfig,
   LayerDefinition,
@@ -27,27 +28,8 @@ export const layerById = (id: string, c: MapCatalog = catalog): LayerDefinition 
 export const categoryById = (id: string, c: MapCatalog = catalog): CategoryConfig =>
   byId(c.categories, id, 'category')
 
-type ColorTree = { readonly [key: string]: string | ColorTree }
-
-/** A theme colour name (`grey4`, `epss`, `fireIntensity.high`, `windSpeed.10`) or a hex colour → hex. */
-export function resolveColor(
-  name: string,
-  theme: { readonly colors: ColorTree; readonly map: ColorTree } = themeConfig,
-): string {
-  if (name.startsWith('#')) return name
-  for (const root of [theme.map, theme.colors]) {
-    let node: string | ColorTree | undefined = root[name]
-    if (node === undefined) {
-      node = root
-      for (const part of name.split('.')) {
-        node = typeof node === 'object' ? node[part] : undefined
-        if (node === undefined) break
-      }
-    }
-    if (typeof node === 'string') return node
-  }
-  throw new Error(`Unknown theme colour '${name}' in config`)
-}
+/** Theme colour names and hex colours → hex (the shared resolver from src/shared/config). */
+export { resolveColor }
 
 /** Tile URL template for a source: `/api/tiles/<path or demoPath>/<mvt|png>/{z}/{x}/{y}`. */
 export function tileUrlTemplate(source: SourceConfig, demo: boolean): string {

@@ -1,0 +1,8 @@
+export { LayerSidebar } from './LayerSidebar'
+export type { LayerSidebarProps } from './LayerSidebar'
+export { LayerStateContext, useLayerState } from './LayerStateContext'
+export type { LayerStateValue } from './LayerStateContext'
+export { initialLayerState, layerReducer } from './layerState'
+export type { LayerUiState, LayerAction, LayerStateSeed, ClickOverrideState } from './layerState'
+export { pspsSubLayerMachine } from './pspsSubLayerMachine'
+export type { SubLayerUpdate } from './pspsSubLayerMachine'

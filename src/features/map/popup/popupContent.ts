@@ -1,0 +1,42 @@
+import { formatValue } from '../../../shared/format'
+import type { PopupConfig } from '../catalog/catalogTypes'
+
+export interface PopupContent {
+  readonly title: string
+  readonly rows: readonly { readonly label: string; readonly value: string }[]
+}
+
+/**
+ * A popup from config: the title is the feature's value of `title` when it names an attribute,
+ * else the literal text; each field formatted by the shared formatters.
+ */
+export function popupContent(popup: PopupConfig, props: Readonly<Record<string, unknown>>): PopupContent {
+  const titleValue = popup.title !== undefined ? props[popup.title] : undefined
+  const title = titleValue !== undefined && titleValue !== null ? String(titleValue) : (popup.title ?? '')
+  const rows = popup.fields.map((f) => ({
+    label: f.label,
+    value: formatValue({ formatter: f.formatter, unitField: f.unitField }, props[f.key], props),
+  }))
+  return { title, rows }
+}
+
+/** The popup as a DOM element (text only, never HTML from data). */
+export function popupElement(content: PopupContent, doc: Document = document): HTMLElement {
+  const root = doc.createElement('div')
+  root.className = 'el-popup'
+  const h = doc.createElement('h4')
+  h.textContent = content.title
+  root.appendChild(h)
+  const table = doc.createElement('table')
+  for (const row of content.rows) {
+    const tr = doc.createElement('tr')
+    const th = doc.createElement('th')
+    th.textContent = row.label
+    const td = doc.createElement('td')
+    td.textContent = row.value
+    tr.append(th, td)
+    table.appendChild(tr)
+  }
+  root.appendChild(table)
+  return root
+}

@@ -1,0 +1,70 @@
+import { leafletLayer, type PickedFeature } from 'protomaps-leaflet'
+import { useEffect, useMemo, useRef } from 'react'
+import { useMap } from 'react-leaflet'
+import type { MapLayerConfig, SourceConfig } from '../catalog/catalogTypes'
+import { tileUrlTemplate } from '../catalog/catalog'
+import type { CompiledPaintStyle } from '../style/compilePaintStyle'
+import { toPaintRules } from '../style/toPaintRules'
+import type { PickRegistry } from './pickRegistry'
+
+interface GridLayerWithQuery extends L.GridLayer {
+  queryTileFeaturesDebug(lng: number, lat: number, brushSize?: number): Map<string, PickedFeature[]>
+}
+
+export interface VectorTileLayerProps {
+  readonly drawKey: string
+  readonly mapLayer: MapLayerConfig
+  readonly source: SourceConfig
+  readonly style: CompiledPaintStyle
+  readonly demo: boolean
+  readonly opacity: number
+  readonly pane: string
+  readonly order: number
+  readonly now: () => number
+  readonly registry: PickRegistry
+}
+
+/** Vector (MVT) tiles drawn by protomaps-leaflet with paint rules compiled from config. */
+export function VectorTileLayer(props: VectorTileLayerProps) {
+  const { drawKey, mapLayer, source, style, demo, pane, order, now, registry } = props
+  const map = useMap()
+  const layerRef = useRef<GridLayerWithQuery | null>(null)
+  const opacityRef = useRef(props.opacity)
+  const paintRules = useMemo(() => toPaintRules(style, now), [style, now])
+
+  useEffect(() => {
+    const levelDiff = Math.max(0, Math.round(Math.log2((source.tileSize ?? 512) / 256)))
+    const options = {
+      url: tileUrlTemplate(source, demo),
+      paintRules,
+      labelRules: [],
+      maxDataZoom: source.maxzoom ?? 15,
+      levelDiff,
+      minZoom: (source.minzoom ?? 0) + levelDiff,
+      pane,
+      attribution: '',
+      opacity: opacityRef.current,
+      className: `el-layer-${mapLayer.id}`,
+    }
+    const layer = leafletLayer(options) as unknown as GridLayerWithQuery
+    layer.addTo(map)
+    layerRef.current = layer
+    registry.add(drawKey, {
+      mapLayer,
+      style,
+      order,
+      query: (lng, lat, brush) => layer.queryTileFeaturesDebug(lng, lat, brush),
+    })
+    return () => {
+      registry.remove(drawKey)
+      layer.remove()
+      layerRef.current = null
+    }
+  }, [map, drawKey, mapLayer, source, style, demo, pane, order, paintRules, registry])
+
+  useEffect(() => {
+    opacityRef.current = props.opacity
+    layerRef.current?.setOpacity(props.opacity)
+  }, [props.opacity])
+  return null
+}

@@ -1,0 +1,78 @@
+import { useEffect, useRef, useState } from 'react'
+import { useMap } from 'react-leaflet'
+import { appConfig } from '../../../generated/config'
+import { authFetch } from '../../session/authFetch'
+import { legendById, resolveColor } from '../catalog/catalog'
+import type { MapLayerConfig, SourceConfig } from '../catalog/catalogTypes'
+import { windField, type WindField, type WindRecordLike } from './windField'
+import { WindParticleOverlay } from './WindParticleOverlay'
+
+async function loadWind(source: SourceConfig): Promise<WindField> {
+  const base = `/api/data/${source.path}`
+  const tileset = await authFetch(`${base}/tileset`)
+  if (!tileset.ok) throw new Error(`${base}/tileset answered ${tileset.status}`)
+  const { tileset_id: id } = (await tileset.json()) as { tileset_id?: string }
+  if (!id) throw new Error(`${base}/tileset has no tileset_id`)
+  const grid = await authFetch(`${base}/grid/${encodeURIComponent(id)}`)
+  if (!grid.ok) throw new Error(`${base}/grid answered ${grid.status}`)
+  return windField((await grid.json()) as WindRecordLike[])
+}
+
+/** Colours of the 10 mph buckets from the map layer's legend stops (0, 10, … 90 mph). */
+function bucketColors(mapLayer: MapLayerConfig, step: number, max: number): string[] {
+  const stops = mapLayer.legend ? (legendById(mapLayer.legend).stops ?? []) : []
+  const colors: string[] = []
+  for (let v = 0; v <= max; v += step) {
+    const stop = [...stops].reverse().find((s) => s.value <= v)
+    colors.push(resolveColor(stop?.color ?? '#ffffff'))
+  }
+  return colors
+}
+
+export interface WindParticleLayerProps {
+  readonly mapLayer: MapLayerConfig
+  readonly source: SourceConfig
+  readonly opacity: number
+  readonly pane: string
+}
+
+/** Wind vectors: 4000 animated particles (config windParticles) over the wind grid; fetch failures are only logged. */
+export function WindParticleLayer({ mapLayer, source, opacity, pane }: WindParticleLayerProps) {
+  const map = useMap()
+  const [field, setField] = useState<WindField | null>(null)
+  const layerRef = useRef<WindParticleOverlay | null>(null)
+  const opacityRef = useRef(opacity)
+  useEffect(() => {
+    let live = true
+    loadWind(source)
+      .then((f) => live && setField(f))
+      .catch((error: unknown) => console.warn('Wind vectors unavailable', error))
+    return () => {
+      live = false
+    }
+  }, [source])
+  useEffect(() => {
+    if (!field) return
+    const p = appConfig.windParticles
+    const overlay = new WindParticleOverlay(field, {
+      count: p.count,
+      maxSpeed: p.maxSpeed,
+      stepMph: p.colorStepMph,
+      maxMph: p.colorMaxMph,
+      colors: bucketColors(mapLayer, p.colorStepMph, p.colorMaxMph),
+      pane,
+    })
+    overlay.addTo(map)
+    overlay.setOpacity(opacityRef.current)
+    layerRef.current = overlay
+    return () => {
+      overlay.remove()
+      layerRef.current = null
+    }
+  }, [map, field, mapLayer, pane])
+  useEffect(() => {
+    opacityRef.current = opacity
+    layerRef.current?.setOpacity(opacity)
+  }, [opacity])
+  return null
+}
