@@ -1,5 +1,7 @@
 import { appConfig, layersConfig, themeConfig } from '../../generated/config'
+import type { ThemeConfig } from '../../generated/types'
 import { colorRamp, type ColorRamp, type LegendLike } from '../../shared/colorRamp'
+import { resolveColor } from '../../shared/config'
 import type { WindowSettings } from './forecastWindow'
 import type { Interpolation } from './renderTile'
 
@@ -45,25 +47,10 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const num = (v: unknown, fallback: number): number =>
   typeof v === 'number' && Number.isFinite(v) ? v : fallback
 
-/** Resolves a colour reference (hex or theme name such as `windSpeed.10`) against a theme. */
-export function themeResolver(theme: unknown): (name: string) => string {
-  const t = obj(theme)
-  return (name) => {
-    if (name.startsWith('#')) return name
-    const palette = str(obj(t.colors)[name])
-    if (palette) return palette
-    const dot = name.indexOf('.')
-    const head = obj(t.map)[dot < 0 ? name : name.slice(0, dot)]
-    const hit = dot < 0 ? str(head) : str(obj(head)[name.slice(dot + 1)])
-    if (!hit) throw new Error(`unknown theme colour '${name}'`)
-    return hit
-  }
-}
-
 /** Reads grids and raster/wind sources from the layers config (the compiled one by default). */
-export function gridCatalog(layers: unknown = layersConfig, theme: unknown = themeConfig): GridCatalog {
+export function gridCatalog(layers: unknown = layersConfig, theme: ThemeConfig = themeConfig): GridCatalog {
   const l = obj(layers)
-  const resolve = themeResolver(theme)
+  const resolve = (ref: string): string => resolveColor(ref, theme)
   const legends = new Map(list(l.legends).map((g) => [str(g.id) ?? '', g]))
   const grids = list(l.grids).map((g): GridDef => {
     const id = str(g.id) ?? ''
