@@ -42,6 +42,12 @@ function checkSubLayers(ix: CatalogueIndex, layer: LayerDefinition, i: number): 
     const ml = ix.mapLayers.get(sub.mapLayer)
     if (sub.filter && ml) checkCondition(ix, [...s, 'filter'], sub.filter, ix.sourceFields(ml.source), ml.source)
   })
+  if (layer.subLayerControl === 'radio' && layer.selectedSubLayer === undefined) {
+    ix.ctx.report(L, at, `a radio sub-layer control needs 'selectedSubLayer'`)
+  }
+  if (layer.subLayerControl !== undefined && layer.subLayerControl !== 'none' && !layer.subLayers?.length) {
+    ix.ctx.report(L, [...at, 'subLayerControl'], `a ${layer.subLayerControl} control needs 'subLayers'`)
+  }
   if (layer.selectedSubLayer !== undefined && !ids.has(layer.selectedSubLayer)) {
     ix.ctx.report(L, [...at, 'selectedSubLayer'], `unknown sub-layer '${layer.selectedSubLayer}': not one of the layer's subLayers`)
   }
