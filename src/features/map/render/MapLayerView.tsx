@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { mapLayerById, sourceById, tileUrlTemplate } from '../catalog/catalog'
-import { compilePaintStyle } from '../style/compilePaintStyle'
+import { compilePaintStyle, type CompileOptions } from '../style/compilePaintStyle'
 import { WindParticleLayer } from '../wind/WindParticleLayer'
 import type { DrawItem } from './drawList'
 import { paneFor } from './panes'
@@ -22,8 +22,12 @@ export interface MapLayerViewProps {
 export function MapLayerView({ item, order, demo, now, registry, serviceTiles }: MapLayerViewProps) {
   const mapLayer = mapLayerById(item.mapLayerId)
   const source = sourceById(mapLayer.source)
-  const { anyOf, allOf } = item
-  const style = useMemo(() => compilePaintStyle(mapLayer, { anyOf, allOf }), [mapLayer, anyOf, allOf])
+  // Keyed by content: the draw list is rebuilt on every sidebar change, the style (and its layer) must not be.
+  const signature = JSON.stringify({ id: item.mapLayerId, anyOf: item.anyOf, allOf: item.allOf })
+  const style = useMemo(() => {
+    const { id, anyOf, allOf } = JSON.parse(signature) as { id: string } & CompileOptions
+    return compilePaintStyle(mapLayerById(id), { anyOf, allOf })
+  }, [signature])
   const override = item.key.startsWith('override/')
   const pane = paneFor(style.type, override)
   switch (style.type) {
