@@ -1,6 +1,57 @@
-// Interim server entry (replaced by the data-server work).
-import Fastify from 'fastify'
+// The Emberline server: web app, data API, tiles (and the identity provider) on one port.
+import path from 'node:path'
+import { buildApp } from './app'
+import { ensureFirstMember } from './identity'
+import { progressBar } from './demo/progressBar'
+import { isSeeded, seedDemo } from './demo/seedDemo'
+import { loadCatalog } from './store/loadCatalog'
+import { defaultCatalog } from './store/catalog'
+import { openStore } from './store/sqliteStore'
 
-const app = Fastify({ logger: true })
-app.get('/api/health', async () => ({ ok: true }))
-await app.listen({ port: Number(process.env.PORT ?? 8080), host: process.env.HOST ?? '127.0.0.1' })
+const env = process.env
+const port = Number(env.PORT ?? 8080)
+const host = env.HOST ?? '127.0.0.1'
+const dataDir = path.resolve(env.DATA_DIR ?? './var')
+const demo = !/^(0|false|off|no)$/i.test(env.DEMO ?? 'on')
+const catalog = env.CONFIG_DIR ? loadCatalog(path.resolve(env.CONFIG_DIR)) : defaultCatalog()
+
+const started = performance.now()
+const store = openStore(dataDir, catalog)
+await ensureFirstMember(store.db, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
+if (demo && !isSeeded(store) && env.SEED !== 'off') {
+  const bar = progressBar()
+  const buildings = env.SEED_BUILDINGS ? Number(env.SEED_BUILDINGS) : undefined
+  process.stderr.write(`Seeding New Mexico demo data into ${dataDir} …\n`)
+  seedDemo(store, { buildings, progress: bar.update })
+  bar.stop()
+}
+
+const app = await buildApp({
+  dataDir,
+  demo,
+  store,
+  logger: { level: env.LOG_LEVEL ?? 'info' },
+  staticDir: env.STATIC_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
+})
+app.addHook('onClose', async () => store.close())
+
+let closing = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error(err)
+        process.exit(1)
+      },
+    )
+  })
+}
+
+await app.listen({ port, host })
+app.log.info({ dataDir, demo, startupMs: Math.round(performance.now() - started) }, 'emberline ready')

@@ -1,0 +1,32 @@
+// npm run seed [-- --buildings N | --scale K] [--seed S] [--data-dir DIR]
+// (Re)fills the store with the deterministic New Mexico demo data, in one transaction.
+import path from 'node:path'
+import { progressBar } from '../src/server/demo/progressBar'
+import { DEFAULT_BUILDINGS, DEFAULT_SEED } from '../src/server/demo/generateDemo'
+import { seedDemo } from '../src/server/demo/seedDemo'
+import { defaultCatalog } from '../src/server/store/catalog'
+import { openStore } from '../src/server/store/sqliteStore'
+
+const argv = process.argv.slice(2)
+const arg = (name: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`)
+  return i >= 0 ? argv[i + 1] : undefined
+}
+const scale = Number(arg('scale') ?? 1)
+const buildings = Number(arg('buildings') ?? process.env.SEED_BUILDINGS ?? DEFAULT_BUILDINGS * scale)
+const seed = Number(arg('seed') ?? DEFAULT_SEED)
+const dataDir = path.resolve(arg('data-dir') ?? process.env.DATA_DIR ?? './var')
+if (!Number.isInteger(buildings) || buildings < 0) throw new Error('--buildings must be a whole number')
+
+const t0 = performance.now()
+const store = openStore(dataDir, defaultCatalog())
+const bar = progressBar()
+try {
+  seedDemo(store, { buildings, seed, progress: bar.update })
+} finally {
+  bar.stop()
+  store.close()
+}
+console.log(
+  `seeded ${dataDir} (${buildings} buildings, seed ${seed}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+)

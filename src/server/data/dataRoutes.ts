@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify'
+import { filterableFields } from '../store/catalog'
+import { badRequest, notFound } from './httpErrors'
+import { parseFilters } from './parseFilters'
+
+export interface DataRoutesOptions {
+  maxLimit: number
+  defaultLimit: number
+  /** The risk-score series: URL path under /api, series name and the keys of its two lists. */
+  series: { path: string; name: string; timestampKey: string; valueKey: string }[]
+}
+
+interface RecordsQuery {
+  filters?: string[]
+  limit?: number
+  offset?: number
+}
+
+/** `GET /api/data/<dataset>/records` and the series endpoints (mounted under /api/data). */
+export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions): Promise<void> {
+  const querystring = {
+    type: 'object',
+    properties: {
+      filters: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'JSON {field, value, type?}; repeatable',
+      },
+      limit: { type: 'integer', minimum: 1, maximum: opts.maxLimit, default: opts.defaultLimit },
+      offset: { type: 'integer', minimum: 0, default: 0 },
+    },
+  } as const
+
+  for (const s of opts.series) {
+    app.get(`/${s.path.replace(/^data\//, '')}`, async () => {
+      const points = app.store.series(s.name)
+      return {
+        records: [{ [s.timestampKey]: points.map((p) => p.t), [s.valueKey]: points.map((p) => p.value) }],
+      }
+    })
+  }
+
+  app.get<{ Params: { dataset: string }; Querystring: RecordsQuery }>(
+    '/:dataset/records',
+    { schema: { params: { type: 'object', properties: { dataset: { type: 'string' } } }, querystring } },
+    async (request, reply) => {
+      const id = request.params.dataset
+      if (!app.store.dataset(id)) return notFound(reply, `unknown dataset '${id}'`)
+      const parsed = parseFilters(request.query.filters ?? [], filterableFields(app.store.catalog, id))
+      if (!parsed.ok) return badRequest(reply, 'filters', parsed.message)
+      const limit = request.query.limit ?? opts.defaultLimit
+      const offset = request.query.offset ?? 0
+      return app.store.records(id, parsed.filters, limit, offset)
+    },
+  )
+}

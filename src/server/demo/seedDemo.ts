@@ -1,0 +1,45 @@
+import type { SqliteStore } from '../store/sqliteStore'
+import { DEFAULT_BUILDINGS, DEFAULT_SEED, generateDemo, type DemoOptions } from './generateDemo'
+import { seedSteps, type SeedContext, type SeedStep } from './seedSteps'
+
+export const SEED_META_KEY = 'demo_seed'
+
+export interface SeedOptions extends DemoOptions {
+  progress?: SeedContext['progress']
+  /** Steps to run after the datasets (defaults to the registered `seedSteps`). */
+  steps?: readonly SeedStep[]
+}
+
+/**
+ * Fills the store with the demo data in ONE transaction: if anything fails (or the process
+ * dies) half-way, the previous content stays. Datasets in the catalog without a demo
+ * generator are emptied; the seed parameters are recorded in meta `demo_seed`.
+ */
+export function seedDemo(store: SqliteStore, options: SeedOptions = {}): void {
+  const demo = generateDemo(options)
+  const progress = options.progress ?? (() => undefined)
+  const ctx: SeedContext = { store, demo, progress }
+  store.db.transaction(() => {
+    for (const d of store.catalog.datasets) {
+      const produce = demo.datasets[d.id]
+      const total = d.id === 'buildings' ? demo.context.buildings : undefined
+      store.replaceDataset(d.id, produce ? produce() : [], (n) => progress(d.id, n, total))
+    }
+    for (const [name, points] of Object.entries(demo.series)) store.replaceSeries(name, points)
+    for (const step of options.steps ?? seedSteps) {
+      progress(step.name, 0)
+      step.run(ctx)
+    }
+    store.setMeta(
+      SEED_META_KEY,
+      JSON.stringify({
+        seed: options.seed ?? DEFAULT_SEED,
+        buildings: options.buildings ?? DEFAULT_BUILDINGS,
+      }),
+    )
+  })()
+}
+
+export function isSeeded(store: SqliteStore): boolean {
+  return store.getMeta(SEED_META_KEY) !== undefined
+}

@@ -1,0 +1,21 @@
+import type { SqliteStore } from '../store/sqliteStore'
+import type { DemoData } from './generateDemo'
+
+/** What a seed step gets: the open store, the generated demo data and a progress reporter. */
+export interface SeedContext {
+  store: SqliteStore
+  demo: DemoData
+  progress(label: string, done: number, total?: number): void
+}
+
+/** A step of `npm run seed` / first-start seeding, run inside the seed's one transaction. */
+export interface SeedStep {
+  name: string
+  run(ctx: SeedContext): void
+}
+
+/**
+ * Extra seed steps run after the feature datasets and series (e.g. the gridded fields).
+ * Add yours here: `import { seedGrids } from '../grids/seedGrids'` and list it.
+ */
+export const seedSteps: SeedStep[] = []

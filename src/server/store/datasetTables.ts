@@ -1,0 +1,58 @@
+import type Database from 'better-sqlite3'
+import type { DatasetDef, FieldDef } from './catalog'
+
+/** Table names of one dataset: attributes + geometry, and its R*Tree bbox index. */
+export function tableNames(datasetId: string): { features: string; rtree: string } {
+  if (!/^[a-z][a-z0-9_]*$/.test(datasetId)) throw new Error(`bad dataset id ${datasetId}`)
+  return { features: `ds_${datasetId}`, rtree: `rt_${datasetId}` }
+}
+
+/** SQL column of a field (prefixed so a field can never clash with the fixed columns). */
+export function fieldColumn(field: string): string {
+  if (!/^[a-z][a-z0-9_]*$/.test(field)) throw new Error(`bad field name ${field}`)
+  return `f_${field}`
+}
+
+function sqlType(f: FieldDef): string {
+  return f.type === 'number' ? 'REAL' : 'TEXT'
+}
+
+function createSql(d: DatasetDef): string[] {
+  const { features, rtree } = tableNames(d.id)
+  const cols = d.fields.map((f) => `${fieldColumn(f.name)} ${sqlType(f)}`)
+  return [
+    `CREATE TABLE IF NOT EXISTS ${features} (id INTEGER PRIMARY KEY, minx REAL NOT NULL, miny REAL NOT NULL,
+      maxx REAL NOT NULL, maxy REAL NOT NULL, size REAL NOT NULL, geom BLOB NOT NULL${cols.map((c) => ', ' + c).join('')})`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${rtree} USING rtree(id, minx, maxx, miny, maxy, +size)`,
+    `INSERT OR IGNORE INTO datasets (id) VALUES ('${d.id}')`,
+  ]
+}
+
+/** Creates the tables of every catalog dataset and adds columns for fields added to config since. */
+export function ensureDatasetTables(db: Database.Database, datasets: readonly DatasetDef[]): void {
+  db.transaction(() => {
+    for (const d of datasets) {
+      for (const sql of createSql(d)) db.exec(sql)
+      const { features } = tableNames(d.id)
+      const have = new Set(
+        db
+          .prepare(`SELECT name FROM pragma_table_info('${features}')`)
+          .pluck()
+          .all()
+          .map((n) => String(n)),
+      )
+      for (const f of d.fields) {
+        const col = fieldColumn(f.name)
+        if (!have.has(col)) db.exec(`ALTER TABLE ${features} ADD COLUMN ${col} ${sqlType(f)}`)
+      }
+    }
+  })()
+}
+
+/** Drops and recreates a dataset's tables (inside the caller's transaction). */
+export function recreateDatasetTables(db: Database.Database, d: DatasetDef): void {
+  const { features, rtree } = tableNames(d.id)
+  db.exec(`DROP TABLE IF EXISTS ${features}`)
+  db.exec(`DROP TABLE IF EXISTS ${rtree}`)
+  for (const sql of createSql(d)) db.exec(sql)
+}

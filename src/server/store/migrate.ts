@@ -1,0 +1,46 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type Database from 'better-sqlite3'
+
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
+const FILE = /^(\d{3})_([a-z0-9_]+)\.sql$/
+
+/**
+ * Applies every `NNN_name.sql` in the migrations folder not yet recorded in
+ * `schema_migrations`, in number order, each in its own transaction. Returns the versions applied.
+ */
+export function migrate(db: Database.Database, dir = MIGRATIONS_DIR): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
+  const done = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .pluck()
+      .all()
+      .map((v) => Number(v)),
+  )
+  const files = fs
+    .readdirSync(dir)
+    .map((f) => ({ f, m: FILE.exec(f) }))
+    .filter((x): x is { f: string; m: RegExpExecArray } => x.m !== null)
+    .map(({ f, m }) => ({ file: f, version: Number(m[1]), name: m[2] ?? '' }))
+    .sort((a, b) => a.version - b.version)
+  const seen = new Map<number, string>()
+  for (const m of files) {
+    const other = seen.get(m.version)
+    if (other) throw new Error(`migrations ${other} and ${m.file} share number ${m.version}`)
+    seen.set(m.version, m.file)
+  }
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+  const applied: number[] = []
+  for (const m of files) {
+    if (done.has(m.version)) continue
+    const sql = fs.readFileSync(path.join(dir, m.file), 'utf8')
+    db.transaction(() => {
+      db.exec(sql)
+      record.run(m.version, m.name, new Date().toISOString())
+    })()
+    applied.push(m.version)
+  }
+  return applied
+}

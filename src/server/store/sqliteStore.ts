@@ -1,0 +1,211 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import type { Catalog, DatasetDef } from './catalog'
+import { filterableFields } from './catalog'
+import { ColumnIndex, type ColumnFilter } from './columnIndex'
+import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
+import { migrate } from './migrate'
+import { aggregateZooms } from '../tiles/tilePolicy'
+import type {
+  AggregateCell,
+  DatasetInfo,
+  RecordRow,
+  RecordsPage,
+  SeriesPoint,
+  Store,
+  StoredFeature,
+} from './Store'
+import { CELL_BITS, rebuildCells, replaceDataset, type FeatureInput, type ProgressFn } from './writeDataset'
+
+export const STORE_FILE = 'emberline.sqlite'
+
+const round6 = (v: number): number => Math.round(v * 1e6) / 1e6
+
+/** The embedded store: one SQLite file (WAL) under the data directory. */
+export class SqliteStore implements Store {
+  private readonly indexes = new Map<string, { version: number; index: ColumnIndex }>()
+
+  constructor(
+    /** The SQLite handle, for other areas' query modules under src/server/store/. */
+    readonly db: Database.Database,
+    readonly catalog: Catalog,
+  ) {}
+
+  dataset(id: string): DatasetDef | undefined {
+    return this.catalog.datasets.find((d) => d.id === id)
+  }
+
+  private must(id: string): DatasetDef {
+    const d = this.dataset(id)
+    if (!d) throw new Error(`unknown dataset ${id}`)
+    return d
+  }
+
+  /** Zooms whose aggregate cells are kept for a dataset (see tiles/tilePolicy). */
+  aggregateZooms(id: string): number[] {
+    return aggregateZooms(this.catalog.sources, this.must(id))
+  }
+
+  info(id: string): DatasetInfo {
+    const row = this.db
+      .prepare('SELECT version, feature_count, minx, miny, maxx, maxy FROM datasets WHERE id = ?')
+      .raw()
+      .get(id) as [number, number, number | null, number | null, number | null, number | null] | undefined
+    if (!row) return { version: 0, count: 0, bbox: null }
+    const [version, count, minx, miny, maxx, maxy] = row
+    const bbox =
+      minx === null || miny === null || maxx === null || maxy === null
+        ? null
+        : ([minx, miny, maxx, maxy] as const)
+    return { version, count, bbox: bbox ? [...bbox] : null }
+  }
+
+  replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): number {
+    const n = replaceDataset(this.db, this.must(id), features, this.aggregateZooms(id), onProgress)
+    this.indexes.delete(id)
+    return n
+  }
+
+  /** The column index of a dataset, built on first use and after every replace. */
+  columnIndex(id: string): ColumnIndex {
+    const version = this.info(id).version
+    const cached = this.indexes.get(id)
+    if (cached && cached.version === version) return cached.index
+    const index = ColumnIndex.build(this.db, id, [...filterableFields(this.catalog, id).values()])
+    this.indexes.set(id, { version, index })
+    return index
+  }
+
+  records(id: string, filters: readonly ColumnFilter[], limit: number, offset: number): RecordsPage {
+    const d = this.must(id)
+    const { features } = tableNames(id)
+    const select = `SELECT id, minx, miny, maxx, maxy${d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')} FROM ${features}`
+    let rows: unknown[][]
+    let total: number
+    if (filters.length === 0) {
+      total = this.info(id).count
+      rows = this.db.prepare(`${select} ORDER BY id LIMIT ? OFFSET ?`).raw().all(limit, offset) as unknown[][]
+    } else {
+      const hit = this.columnIndex(id).query(filters, limit, offset)
+      total = hit.total
+      rows = hit.ids.length
+        ? (this.db
+            .prepare(`${select} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`)
+            .raw()
+            .all(JSON.stringify(hit.ids)) as unknown[][])
+        : []
+    }
+    const records = rows.map((row) => {
+      const rec: RecordRow = { id: Number(row[0]) }
+      d.fields.forEach((f, i) => {
+        const v = row[i + 5]
+        rec[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
+      })
+      rec.bbox = [row[1], row[2], row[3], row[4]].map((v) => round6(Number(v)))
+      return rec
+    })
+    return { records, total }
+  }
+
+  featuresInBox(
+    id: string,
+    box: readonly [number, number, number, number],
+    minSize: number,
+    limit: number,
+  ): { features: StoredFeature[]; matched: number } {
+    const d = this.must(id)
+    const { features, rtree } = tableNames(id)
+    const where = 'r.minx <= ? AND r.maxx >= ? AND r.miny <= ? AND r.maxy >= ? AND r.size >= ?'
+    const args = [box[2], box[0], box[3], box[1], minSize]
+    const matched = Number(
+      this.db
+        .prepare(`SELECT count(*) FROM ${rtree} r WHERE ${where}`)
+        .pluck()
+        .get(...args),
+    )
+    const cols = d.fields.map((f) => fieldColumn(f.name))
+    const picked =
+      matched > limit
+        ? `SELECT r.id FROM ${rtree} r WHERE ${where} ORDER BY r.size DESC, r.id LIMIT ${Math.floor(limit)}`
+        : `SELECT r.id FROM ${rtree} r WHERE ${where}`
+    const rows = this.db
+      .prepare(
+        `SELECT f.id, f.geom${cols.map((c) => ', f.' + c).join('')} FROM (${picked}) s JOIN ${features} f ON f.id = s.id`,
+      )
+      .raw()
+      .all(...args) as unknown[][]
+    return {
+      matched,
+      features: rows.map((row) => {
+        const properties: Record<string, string | number | null> = {}
+        d.fields.forEach((f, i) => {
+          const v = row[i + 2]
+          properties[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
+        })
+        return { id: Number(row[0]), geom: row[1] as Uint8Array, properties }
+      }),
+    }
+  }
+
+  cells(id: string, zoom: number, x: number, y: number): AggregateCell[] {
+    const k = 2 ** CELL_BITS
+    return this.db
+      .prepare(
+        `SELECT cx, cy, n FROM agg_cells WHERE dataset = ? AND level = ? AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ?`,
+      )
+      .all(id, zoom + CELL_BITS, x * k, x * k + k - 1, y * k, y * k + k - 1) as AggregateCell[]
+  }
+
+  series(name: string): SeriesPoint[] {
+    return this.db
+      .prepare('SELECT t, value FROM series_points WHERE series = ? ORDER BY seq')
+      .all(name) as SeriesPoint[]
+  }
+
+  replaceSeries(name: string, points: readonly SeriesPoint[]): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM series_points WHERE series = ?').run(name)
+      const put = this.db.prepare('INSERT INTO series_points (series, seq, t, value) VALUES (?, ?, ?, ?)')
+      points.forEach((p, i) => put.run(name, i, p.t, p.value))
+    })()
+  }
+
+  getMeta(key: string): string | undefined {
+    const v: unknown = this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key)
+    return typeof v === 'string' ? v : undefined
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, value)
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close()
+  }
+}
+
+/** Opens (creating if needed) the store in `dataDir`: WAL, migrations, one table pair per dataset. */
+export function openStore(dataDir: string, catalog: Catalog): SqliteStore {
+  fs.mkdirSync(dataDir, { recursive: true })
+  const db = new Database(path.join(dataDir, STORE_FILE))
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('cache_size = -131072')
+  db.pragma('mmap_size = 1073741824')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  ensureDatasetTables(db, catalog.datasets)
+  const store = new SqliteStore(db, catalog)
+  for (const d of catalog.datasets) {
+    const zooms = store.aggregateZooms(d.id).join(',')
+    const have = db.prepare('SELECT agg_levels FROM datasets WHERE id = ?').pluck().get(d.id)
+    if (have !== zooms) rebuildCells(db, d, store.aggregateZooms(d.id))
+  }
+  return store
+}

@@ -1,0 +1,105 @@
+import geojsonvt from 'geojson-vt'
+import type { Feature, FeatureCollection } from 'geojson'
+import { fromGeojsonVt, type TileFeatureLike } from 'vt-pbf'
+import type { VectorSourceDef } from '../store/catalog'
+import { decodeParts, partsToGeometry } from '../store/geometryCodec'
+import type { Store } from '../store/Store'
+import { CELL_BITS } from '../store/writeDataset'
+import { tileBounds } from './tileMath'
+import { tilePolicy } from './tilePolicy'
+
+export const EXTENT = 4096
+export const BUFFER = 64
+/** Default tile size of the client (512 px): pixel sizes in `generalize` refer to it. */
+const TILE_PX = 512
+
+export interface TileLimits {
+  maxFeatures: number
+  maxGzipBytes: number
+}
+
+export interface BuiltTile {
+  /** Uncompressed MVT bytes; empty when the tile has no features. */
+  pbf: Uint8Array
+  features: number
+  /** Features dropped by the size policy (smallest first), or aggregated into cells. */
+  mode: 'full' | 'thinned' | 'aggregated'
+}
+
+function aggregateTile(store: Store, source: VectorSourceDef, z: number, x: number, y: number): BuiltTile {
+  const k = 2 ** CELL_BITS
+  const cell = EXTENT / k
+  const features: TileFeatureLike[] = store.cells(source.dataset, z, x, y).map((c) => {
+    const x0 = (c.cx - x * k) * cell
+    const y0 = (c.cy - y * k) * cell
+    const ring = [
+      [x0, y0],
+      [x0 + cell, y0],
+      [x0 + cell, y0 + cell],
+      [x0, y0 + cell],
+      [x0, y0],
+    ]
+    return { type: 3, geometry: [ring], tags: { count: c.n, aggregated: true } }
+  })
+  const pbf = features.length
+    ? fromGeojsonVt({ [source.dataset]: { features } }, { version: 2, extent: EXTENT })
+    : new Uint8Array()
+  return { pbf, features: features.length, mode: 'aggregated' }
+}
+
+/**
+ * Builds one vector tile of a source. Content policy (like tippecanoe's, see tilePolicy): at zooms
+ * up to `aggregateMaxZoom` features become per-cell counts; up to `thinMaxZoom` features
+ * smaller than `minSizePx` pixels are dropped; at any zoom, when more than `maxFeatures`
+ * match, the smallest are dropped. Geometry is clipped (buffer 64/4096) and simplified per
+ * zoom by geojson-vt and encoded by vt-pbf. `scale` < 1 tightens the budget (byte retries).
+ */
+export function buildTile(
+  store: Store,
+  source: VectorSourceDef,
+  z: number,
+  x: number,
+  y: number,
+  limits: TileLimits,
+  scale = 1,
+): BuiltTile {
+  const dataset = store.dataset(source.dataset)
+  if (!dataset) throw new Error(`unknown dataset ${source.dataset}`)
+  const policy = tilePolicy(source, dataset, store.info(source.dataset).count)
+  if (policy.aggregateMaxZoom !== null && z <= policy.aggregateMaxZoom)
+    return aggregateTile(store, source, z, x, y)
+  const thin = policy.thinMaxZoom !== null && z <= policy.thinMaxZoom
+  const minSize = thin ? policy.minSizePx / (2 ** z * TILE_PX) : 0
+  const box = tileBounds(z, x, y, BUFFER / EXTENT)
+  const budget =
+    thin && policy.thinMaxZoom !== null
+      ? policy.thinFeatures / 2 ** (policy.thinMaxZoom - z)
+      : limits.maxFeatures
+  const limit = Math.max(1, Math.floor(Math.min(budget, limits.maxFeatures) * scale))
+  const { features, matched } = store.featuresInBox(source.dataset, box, minSize, limit)
+  if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
+  const fc: FeatureCollection = {
+    type: 'FeatureCollection',
+    features: features.map((f): Feature => ({
+      type: 'Feature',
+      id: f.id,
+      properties: f.properties,
+      geometry: partsToGeometry(decodeParts(f.geom), dataset.geometry),
+    })),
+  }
+  const index = geojsonvt(fc, {
+    maxZoom: 24,
+    indexMaxZoom: 0,
+    indexMaxPoints: 0,
+    tolerance: thin ? 3 : 1,
+    extent: EXTENT,
+    buffer: BUFFER,
+  })
+  const tile = index.getTile(z, x, y)
+  if (!tile || tile.features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
+  const pbf = fromGeojsonVt(
+    { [source.dataset]: tile as unknown as { features: TileFeatureLike[] } },
+    { version: 2, extent: EXTENT },
+  )
+  return { pbf, features: tile.features.length, mode: thin || matched > limit ? 'thinned' : 'full' }
+}

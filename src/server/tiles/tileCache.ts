@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
+import { LRUCache } from 'lru-cache'
+import type { VectorSourceDef } from '../store/catalog'
+import type { Store } from '../store/Store'
+import { buildTile, type TileLimits } from './buildTile'
+
+const gzip = promisify(zlib.gzip)
+
+export interface ServedTile {
+  /** gzip-compressed MVT, or null for an empty tile. */
+  gz: Buffer | null
+  raw: Buffer | null
+  etag: string
+  features: number
+  mode: string
+}
+
+export interface TileCacheOptions extends TileLimits {
+  /** Upper bound of cached bytes (raw + gzip) — keeps RSS bounded. */
+  maxCacheBytes: number
+}
+
+/**
+ * Builds tiles on demand and keeps the encoded bytes in a bounded LRU keyed by dataset
+ * version, so a re-import invalidates them. Concurrent requests for one tile share one build.
+ * A tile whose gzip exceeds `maxGzipBytes` is rebuilt with half the feature budget.
+ */
+export class TileCache {
+  private readonly lru: LRUCache<string, ServedTile>
+  private readonly pending = new Map<string, Promise<ServedTile>>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: TileCacheOptions,
+  ) {
+    this.lru = new LRUCache<string, ServedTile>({
+      maxSize: options.maxCacheBytes,
+      sizeCalculation: (t) => 200 + (t.gz?.length ?? 0) + (t.raw?.length ?? 0),
+    })
+  }
+
+  get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
+    const version = this.store.info(source.dataset).version
+    const key = `${source.id}@${version}/${z}/${x}/${y}`
+    const hit = this.lru.get(key)
+    if (hit) return Promise.resolve(hit)
+    const inFlight = this.pending.get(key)
+    if (inFlight) return inFlight
+    const job = this.build(source, z, x, y, key).finally(() => this.pending.delete(key))
+    this.pending.set(key, job)
+    return job
+  }
+
+  private async build(
+    source: VectorSourceDef,
+    z: number,
+    x: number,
+    y: number,
+    key: string,
+  ): Promise<ServedTile> {
+    let scale = 1
+    for (;;) {
+      const tile = buildTile(this.store, source, z, x, y, this.options, scale)
+      if (tile.features === 0) {
+        const empty: ServedTile = {
+          gz: null,
+          raw: null,
+          etag: `"${hash(key)}"`,
+          features: 0,
+          mode: tile.mode,
+        }
+        this.lru.set(key, empty)
+        return empty
+      }
+      const raw = Buffer.from(tile.pbf.buffer, tile.pbf.byteOffset, tile.pbf.byteLength)
+      const gz = await gzip(raw, { level: 6 })
+      if (gz.length > this.options.maxGzipBytes && scale > 1 / 1024) {
+        scale /= 2
+        continue
+      }
+      const served: ServedTile = {
+        gz,
+        raw,
+        etag: `"${hash(key)}-${gz.length}"`,
+        features: tile.features,
+        mode: tile.mode,
+      }
+      this.lru.set(key, served)
+      return served
+    }
+  }
+
+  clear(): void {
+    this.lru.clear()
+  }
+}
+
+function hash(s: string): string {
+  return createHash('sha1').update(s).digest('base64url').slice(0, 16)
+}

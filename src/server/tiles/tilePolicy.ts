@@ -1,0 +1,59 @@
+import type { DatasetDef, VectorSourceDef } from '../store/catalog'
+
+/**
+ * The server's default content policy for dense datasets (≥ `denseFeatures` features), used
+ * when a source sets no `generalize` of its own: polygons and points become per-cell counts at
+ * z ≤ 11; at z12–13 ("thinned") features under half a pixel are dropped and at most
+ * `thinFeatures` (z13; half that at z12) of the largest are kept; from z14 everything is kept
+ * (up to the hard `maxFeatures` cap, again dropping the smallest).
+ */
+export const DEFAULT_POLICY = {
+  aggregateMaxZoom: 11,
+  thinMaxZoom: 13,
+  minSizePx: 0.5,
+  thinFeatures: 12_000,
+  denseFeatures: 50_000,
+}
+
+export interface TilePolicy {
+  aggregateMaxZoom: number | null
+  thinMaxZoom: number | null
+  minSizePx: number
+  /** Feature budget at thinMaxZoom (halved per zoom below). */
+  thinFeatures: number
+}
+
+export function tilePolicy(source: VectorSourceDef, dataset: DatasetDef, featureCount: number): TilePolicy {
+  const g = source.generalize
+  if (g) {
+    return {
+      aggregateMaxZoom: g.aggregateMaxZoom ?? null,
+      thinMaxZoom: g.thinMaxZoom ?? null,
+      minSizePx: g.minSizePx ?? DEFAULT_POLICY.minSizePx,
+      thinFeatures: g.thinFeatures ?? DEFAULT_POLICY.thinFeatures,
+    }
+  }
+  const dense = featureCount >= DEFAULT_POLICY.denseFeatures
+  return {
+    aggregateMaxZoom: dense && dataset.geometry !== 'line' ? DEFAULT_POLICY.aggregateMaxZoom : null,
+    thinMaxZoom: dense && dataset.geometry !== 'point' ? DEFAULT_POLICY.thinMaxZoom : null,
+    minSizePx: DEFAULT_POLICY.minSizePx,
+    thinFeatures: DEFAULT_POLICY.thinFeatures,
+  }
+}
+
+/** Zooms whose aggregate cells the store keeps for a dataset (all that any policy may need). */
+export function aggregateZooms(sources: readonly VectorSourceDef[], dataset: DatasetDef): number[] {
+  const zooms = new Set<number>()
+  for (const s of sources) {
+    if (s.dataset !== dataset.id) continue
+    const max = s.generalize
+      ? s.generalize.aggregateMaxZoom
+      : dataset.geometry === 'line'
+        ? undefined
+        : DEFAULT_POLICY.aggregateMaxZoom
+    if (max === undefined) continue
+    for (let z = Math.max(0, s.minzoom); z <= max; z++) zooms.add(z)
+  }
+  return [...zooms].sort((a, b) => a - b)
+}

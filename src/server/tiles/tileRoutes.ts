@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { VectorSourceDef } from '../store/catalog'
+import { badRequest, notFound } from '../data/httpErrors'
+import { isValidTile } from './tileMath'
+import { TileCache, type TileCacheOptions } from './tileCache'
+
+export interface TileRoutesOptions extends TileCacheOptions {
+  demo: boolean
+}
+
+interface TileParams {
+  z: number
+  x: number
+  y: number
+}
+
+const paramsSchema = {
+  type: 'object',
+  required: ['z', 'x', 'y'],
+  properties: {
+    z: { type: 'integer', minimum: 0, maximum: 24, description: 'zoom' },
+    x: { type: 'integer', minimum: 0, description: 'tile column' },
+    y: { type: 'integer', minimum: 0, description: 'tile row' },
+  },
+} as const
+
+/** URL paths a source answers on: `path`, and `demoPath` in demo mode. */
+export function sourcePaths(source: VectorSourceDef, demo: boolean): string[] {
+  const paths = [source.path]
+  if (demo && source.demoPath && source.demoPath !== source.path) paths.push(source.demoPath)
+  return paths
+}
+
+/**
+ * `GET /api/tiles/<path>/mvt/{z}/{x}/{y}` for every vector source of the catalog: gzip MVT
+ * with ETag and Cache-Control; 204 for an empty tile; 400 for a bad z/x/y; 404 outside the
+ * source's zoom range.
+ */
+export async function tileRoutes(app: FastifyInstance, opts: TileRoutesOptions): Promise<void> {
+  const cache = new TileCache(app.store, opts)
+  app.decorate('tileCache', cache)
+  const seen = new Set<string>()
+  for (const source of app.store.catalog.sources) {
+    for (const p of sourcePaths(source, opts.demo)) {
+      if (seen.has(p)) continue
+      seen.add(p)
+      app.get<{ Params: TileParams }>(
+        `/${p}/mvt/:z/:x/:y`,
+        { schema: { params: paramsSchema } },
+        async (request, reply) => {
+          const { z, x, y } = request.params
+          if (!isValidTile(z, x, y)) {
+            const which = x >= 2 ** z ? 'x' : 'y'
+            return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
+          }
+          if (z < source.minzoom || z > source.maxzoom) {
+            return notFound(reply, `${p} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
+          }
+          const tile = await cache.get(source, z, x, y)
+          return sendTile(reply, tile, request.headers['if-none-match'], request.headers['accept-encoding'])
+        },
+      )
+    }
+  }
+}
+
+function sendTile(
+  reply: FastifyReply,
+  tile: Awaited<ReturnType<TileCache['get']>>,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): FastifyReply {
+  reply
+    .header('Cache-Control', 'private, max-age=300')
+    .header('ETag', tile.etag)
+    .header('Vary', 'Accept-Encoding')
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === tile.etag)) return reply.code(304).send()
+  if (!tile.gz || !tile.raw) return reply.code(204).send()
+  reply
+    .header('Content-Type', 'application/vnd.mapbox-vector-tile')
+    .header('X-Tile-Features', String(tile.features))
+  if (acceptEncoding && /\bgzip\b/.test(acceptEncoding))
+    return reply.header('Content-Encoding', 'gzip').send(tile.gz)
+  return reply.send(tile.raw)
+}
