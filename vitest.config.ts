@@ -19,6 +19,7 @@ export default defineConfig({
           testTimeout: 120000,
           hookTimeout: 180000,
           fileParallelism: false,
+          globalSetup: ['tests/e2e/support/globalSetup.ts'],
         },
       },
     ],

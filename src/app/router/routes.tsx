@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react'
 import { redirect, type RouteObject } from 'react-router'
 import { appConfig } from '../../generated/config'
+import { BootSpinner } from '../BootSpinner'
 import { DefaultLayout } from '../layout/DefaultLayout'
 import { RootShell } from '../RootShell'
 import { RouteError } from '../RouteError'
@@ -46,6 +47,7 @@ export function appRoutes(): RouteObject[] {
     {
       element: <RootShell />,
       errorElement: <RouteError />,
+      HydrateFallback: BootSpinner,
       children: [
         { path: home, loader: () => redirect(defaultPath) },
         { element: <DefaultLayout />, errorElement: <RouteError />, children: group(true, true) },

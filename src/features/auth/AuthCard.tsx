@@ -1,6 +1,7 @@
 import { Callout, Card, H4 } from '@blueprintjs/core'
 import type { ReactNode } from 'react'
 import { appConfig } from '../../generated/config'
+import logoUrl from './emberline-logo.svg'
 
 /** The frame of the sign-in screens, with the flow's error message (role alert). */
 export function AuthCard({
@@ -16,6 +17,7 @@ export function AuthCard({
     <div className="emberline-auth bp6-dark">
       <Card elevation={2}>
         <div className="emberline-auth-title">
+          <img src={logoUrl} alt="" width={24} height={24} />
           <H4 style={{ margin: 0 }}>{appConfig.brand.name}</H4>
           <span className="bp6-text-muted">{title}</span>
         </div>

@@ -1,4 +1,5 @@
 export { startServer, freePort, defaultAdmin } from './startServer'
+export { sharedServer } from './sharedServer'
 export type { TestServer, TestAdmin, StartServerOptions } from './startServer'
 export { launchBrowser, newPage, screenshot, resultsDir } from './launchBrowser'
 export type { PageOptions } from './launchBrowser'

@@ -96,8 +96,10 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * EMBERLINE_ADMIN_*. Build first: `npm run build`.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
-  if (!existsSync(join(repoRoot, 'dist', 'index.html'))) {
-    throw new Error('dist/index.html is missing: run `npm run build` before the e2e tests')
+  // STATIC_DIR (the server's option) lets a test serve another build; dist/ by default.
+  const staticDir = options.env?.STATIC_DIR ?? process.env.STATIC_DIR ?? join(repoRoot, 'dist')
+  if (!existsSync(join(staticDir, 'index.html'))) {
+    throw new Error(`${staticDir}/index.html is missing: run \`npm run build\` before the e2e tests`)
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'emberline-e2e-'))
   const port = await freePort()
