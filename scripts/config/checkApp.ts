@@ -57,3 +57,11 @@ export function checkAppReferences(ix: CatalogueIndex): void {
     if (!fields.has(key)) ix.ctx.report(A, ['documentation', 'fieldMeanings', key], `'${key}' is not a field of any dataset`, true)
   }
 }
+
+/** Palette and map colour names share one namespace, so a name may be defined once. */
+export function checkTheme(ix: CatalogueIndex): void {
+  const palette = new Set(Object.keys(ix.theme.colors))
+  for (const name of Object.keys(ix.theme.map)) {
+    if (palette.has(name)) ix.ctx.report('theme', ['map', name], `colour name '${name}' is also defined under colors`, true)
+  }
+}

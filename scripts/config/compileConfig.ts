@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { AppConfig, LayersConfig, TablesConfig, ThemeConfig } from '../../src/generated/types'
 import { buildIndex } from './catalogueIndex'
-import { checkApp, checkAppReferences } from './checkApp'
+import { checkApp, checkAppReferences, checkTheme } from './checkApp'
 import { checkCatalogue } from './checkCatalogue'
 import { CheckContext } from './checkContext'
 import { checkMapLayers } from './checkMapLayers'
@@ -57,6 +57,7 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
   checkTables(ix)
   checkApp(ix)
   checkAppReferences(ix)
+  checkTheme(ix)
   if (ctx.problems.length > 0) return { ok: false, errors: sortProblems(ctx.problems) }
   return { ok: true, errors: [], config }
 }
