@@ -1,4 +1,4 @@
-import { Button, FormGroup, HTMLSelect, InputGroup, Popover } from '@blueprintjs/core'
+import { Button, FormGroup, HTMLSelect, InputGroup, PopoverNext } from '@blueprintjs/core'
 import { useState, type FormEvent } from 'react'
 import type { NewFilter } from './attributeTablesMachine'
 import type { TableDefinition } from './tableDefinitions'
@@ -89,7 +89,7 @@ export function AddFilterForm(props: FormProps) {
     props.onAdd(filter)
   }
   return (
-    <Popover
+    <PopoverNext
       isOpen={open}
       onInteraction={setOpen}
       content={<FilterForm definition={props.definition} onAdd={add} />}
@@ -102,6 +102,6 @@ export function AddFilterForm(props: FormProps) {
         size="small"
         className="emberline-add-filter-button"
       />
-    </Popover>
+    </PopoverNext>
   )
 }

@@ -30,5 +30,7 @@ export function zoomToBbox(map: LeafletMap, bbox: Bbox): void {
     ? circleMarker([minLat, minLon], { ...style, radius: 14 })
     : rectangle(bounds, style)
   highlights.set(map, outline.addTo(map))
+  // The panel opening shrinks the map's container; make Leaflet measure it before centring.
+  map.invalidateSize({ pan: false })
   map.fitBounds(bounds, { padding: [24, 24], maxZoom: appConfig.map.maxZoom })
 }
