@@ -41,11 +41,11 @@ function forTypes(schema: Json): Json {
 }
 
 /** Makes every property, index signature, array and tuple of the generated declarations read-only. */
-function readonlyDeclarations(ts: string): string {
+export function readonlyDeclarations(ts: string): string {
   return ts
     .split('\n')
     .map((line) => {
-      const m = /^(\s*)(\[k: string\]|"[^"]+"|[A-Za-z_$][\w$]*)(\??): (.*)$/.exec(line)
+      const m = /^(\s*)(\[k: string\]|"[^"]+"|'[^']+'|[A-Za-z_$][\w$]*)(\??): (.*)$/.exec(line)
       if (!m) return line
       const [, indent, name, optional, type] = m
       const ro = (type ?? '').replace(/(\([^()]*\)|[\w$]+)\[\]/g, 'readonly $1[]').replace(/^\[/, 'readonly [')
