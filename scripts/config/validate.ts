@@ -1,6 +1,7 @@
 // Validator CLI for QA: `npm run validate-config [-- path/to/config-dir]`.
 // Exit 0 with a one-line summary when the config is valid; otherwise one line per problem
-// (`config/layers.yaml:LINE:COL  <path in document>  <message>`) and exit 1. Never a stack trace.
+// (`config/layers.yaml:LINE:COL  <path in document>  <message>`) on stdout, a count on stderr, and
+// exit 1. Never a stack trace.
 import path from 'node:path'
 import { compileConfig, defaultConfigDir } from './compileConfig'
 import { formatProblem } from './problem'
@@ -13,7 +14,7 @@ function main(): number {
   const rel = path.relative(process.cwd(), dir) || '.'
   if (!result.ok) {
     for (const p of result.errors) console.log(formatProblem(p))
-    console.log(`${rel}: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}`)
+    console.error(`${rel}: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}`)
     return 1
   }
   const { layers, tables } = result.config
