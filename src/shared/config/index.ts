@@ -19,4 +19,5 @@ export {
   sourceDataset,
   type CatalogueLookups,
 } from './catalogueLookups'
+export { columnId, tableForLayer } from './tableColumns'
 export { recordsUrl, sourcePath, tableRecordsUrl, tileUrl, tileUrlTemplate } from './tileUrls'
