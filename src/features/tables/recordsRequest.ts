@@ -1,5 +1,6 @@
 import type { TableDefinition } from './tableDefinitions'
-import { encodeFilter, type TableFilter } from './tableFilter'
+import { recordsQueryString } from '../../shared/filters'
+import { toRecordsFilter, type TableFilter } from './tableFilter'
 
 /** Offset of a one-based page (spec §5). */
 export function pageOffset(page: number, itemsPerPage: number): number {
@@ -22,11 +23,6 @@ export function recordsUrl(
   limit: number,
   offset: number,
 ): string {
-  const params = new URLSearchParams()
-  for (const filter of filters) {
-    if (filter.tableId === table.id) params.append('filters', JSON.stringify(encodeFilter(filter)))
-  }
-  params.set('limit', String(limit))
-  params.set('offset', String(offset))
-  return `/api/${table.tabularDataUrl.replace(/^\/+/, '')}?${params.toString()}`
+  const own = filters.filter((filter) => filter.tableId === table.id).map(toRecordsFilter)
+  return `/api/${table.tabularDataUrl.replace(/^\/+/, '')}?${recordsQueryString(own, limit, offset)}`
 }

@@ -1,8 +1,15 @@
+import {
+  NUMERIC_OPERATORS,
+  isNumericOperator,
+  type NumericOperator,
+  type RecordsFilter,
+} from '../../shared/filters'
 import type { ColumnType } from './tableDefinitions'
 
-/** Operators of numeric filters (spec §5: sent as the filter's `type`). */
-export const NUMBER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'] as const
-export type NumberOperator = (typeof NUMBER_OPERATORS)[number]
+/** Operators of numeric filters (spec §5: sent as the filter's `type`); the shared codec's list. */
+export const NUMBER_OPERATORS = NUMERIC_OPERATORS
+export type NumberOperator = NumericOperator
+export const isNumberOperator = isNumericOperator
 export type FilterOperator = NumberOperator | 'contains'
 
 /** The symbol shown for each numeric operator in chips and the add-filter form. */
@@ -27,19 +34,9 @@ export interface TableFilter {
   operator: FilterOperator
 }
 
-/** What the data API receives for one filter: field and value, plus the operator only for numbers. */
-export interface EncodedFilter {
-  field: string
-  value: string | number
-  type?: NumberOperator
-}
-
-export function isNumberOperator(value: unknown): value is NumberOperator {
-  return typeof value === 'string' && (NUMBER_OPERATORS as readonly string[]).includes(value)
-}
-
-export function encodeFilter(filter: TableFilter): EncodedFilter {
-  if (filter.columnType === 'number' && isNumberOperator(filter.operator)) {
+/** What the data API receives for one filter (src/shared/filters.ts): field and value, plus the operator only for numbers. */
+export function toRecordsFilter(filter: TableFilter): RecordsFilter {
+  if (filter.columnType === 'number' && isNumericOperator(filter.operator)) {
     return { field: filter.field, value: Number(filter.value), type: filter.operator }
   }
   return { field: filter.field, value: String(filter.value) }
