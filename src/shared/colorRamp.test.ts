@@ -89,3 +89,31 @@ describe('other helpers', () => {
     expect(cssGradient(gradient, resolve, 'value')).toContain('rgba(255, 0, 0, 1) 33.33%')
   })
 })
+
+describe('paint', () => {
+  it('writes the same bytes colorOf returns and nothing where nothing is drawn', () => {
+    const ramps = [
+      colorRamp(gradient, resolve),
+      colorRamp(
+        {
+          type: 'gradient',
+          stops: [
+            { value: 0, color: '#00000000' },
+            { value: 6, color: 'smoke.6' },
+          ],
+        },
+        resolve,
+      ),
+      colorRamp({ type: 'classes', classes: [{ value: 11, label: 'Water', color: '#4a80b4' }] }, resolve),
+    ]
+    for (const ramp of ramps) {
+      for (const v of [-1, 0, 0.5, 3, 5, 6, 10, 11, 12.5, 20, 29.9, 30, 40, Number.NaN]) {
+        const out = new Uint8Array(4)
+        const drawn = ramp.paint(v, out, 0)
+        const c = ramp.colorOf(v)
+        expect(drawn).toBe(c !== null && c[3] > 0)
+        if (drawn) expect([...out]).toEqual([...c!])
+      }
+    }
+  })
+})

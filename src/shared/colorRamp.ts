@@ -34,6 +34,20 @@ export interface LegendLike {
 export interface ColorRamp {
   readonly kind: 'gradient' | 'classes'
   colorOf(value: number): Rgba | null
+  /**
+   * Writes the colour of a value as 4 bytes at `offset` (the renderer's allocation-free path;
+   * same result as colorOf). Returns false, writing nothing, where nothing is drawn.
+   */
+  paint(value: number, out: Uint8Array, offset: number): boolean
+}
+
+function write(c: Rgba | null | undefined, out: Uint8Array, offset: number): boolean {
+  if (!c || c[3] === 0) return false
+  out[offset] = c[0]
+  out[offset + 1] = c[1]
+  out[offset + 2] = c[2]
+  out[offset + 3] = c[3]
+  return true
 }
 
 export const TRANSPARENT: Rgba = [0, 0, 0, 0]
@@ -79,8 +93,28 @@ function gradientRamp(stops: readonly StopLike[], resolve: ColorResolver): Color
   const values = stops.map((s) => s.value)
   const colors = stops.map((s) => parseHexColor(resolve(s.color)))
   const last = stops.length - 1
+  const v = Float64Array.from(values)
+  // Premultiplied channels per stop, for the allocation-free paint().
+  const pm = Float64Array.from(colors.flatMap((c) => [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]]))
   return {
     kind: 'gradient',
+    paint(value, out, offset) {
+      if (Number.isNaN(value)) return false
+      if (value <= v[0]!) return write(colors[0], out, offset)
+      if (value >= v[last]!) return write(colors[last], out, offset)
+      let i = 1
+      while (v[i]! < value) i++
+      const t = (value - v[i - 1]!) / (v[i]! - v[i - 1]!)
+      const a = (i - 1) * 4
+      const b = i * 4
+      const alpha = pm[a + 3]! + (pm[b + 3]! - pm[a + 3]!) * t
+      if (alpha <= 0) return false
+      out[offset] = Math.round((pm[a]! + (pm[b]! - pm[a]!) * t) / alpha)
+      out[offset + 1] = Math.round((pm[a + 1]! + (pm[b + 1]! - pm[a + 1]!) * t) / alpha)
+      out[offset + 2] = Math.round((pm[a + 2]! + (pm[b + 2]! - pm[a + 2]!) * t) / alpha)
+      out[offset + 3] = Math.round(alpha)
+      return true
+    },
     colorOf(value) {
       if (Number.isNaN(value)) return null
       if (value <= values[0]!) return colors[0]!
@@ -98,6 +132,9 @@ function classesRamp(classes: readonly ClassLike[], resolve: ColorResolver): Col
   const byValue = new Map<number, Rgba>(classes.map((c) => [c.value, parseHexColor(resolve(c.color))]))
   return {
     kind: 'classes',
+    paint(value, out, offset) {
+      return !Number.isNaN(value) && write(byValue.get(Math.round(value)), out, offset)
+    },
     colorOf(value) {
       if (Number.isNaN(value)) return null
       return byValue.get(Math.round(value)) ?? null

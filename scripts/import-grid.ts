@@ -1,0 +1,58 @@
+/**
+ * Replaces a configured grid with a GeoTIFF: `npm run import-grid -- <gridId> <file.tif> [--data-dir DIR]`.
+ * The GeoTIFF must be in longitude/latitude degrees (EPSG:4326); band n is forecast hour n for
+ * hourly grids. The previous grid stays intact if anything fails.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { gridCatalog } from '../src/server/grids/gridCatalog'
+import { readGeoTiff } from '../src/server/grids/readGeoTiff'
+import { GridStore } from '../src/server/store/gridStore'
+import { migrate } from '../src/server/store/migrate'
+import { STORE_FILE } from '../src/server/store/sqliteStore'
+
+function fail(message: string): never {
+  console.error(`import-grid: ${message}`)
+  process.exit(1)
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2)
+  const at = args.indexOf('--data-dir')
+  const dataDir =
+    at >= 0
+      ? (args.splice(at, 2)[1] ?? fail('--data-dir needs a directory'))
+      : (process.env.DATA_DIR ?? './var')
+  const [gridId, file] = args
+  if (!gridId || !file) fail('usage: npm run import-grid -- <gridId> <file.tif> [--data-dir DIR]')
+  const grid = gridCatalog().grids.find((g) => g.id === gridId)
+  if (!grid)
+    fail(
+      `unknown grid '${gridId}' (grids: ${gridCatalog()
+        .grids.map((g) => g.id)
+        .join(', ')})`,
+    )
+  if (!fs.existsSync(file)) fail(`no such file: ${file}`)
+  const bytes = fs.readFileSync(file)
+  let bands
+  try {
+    bands = await readGeoTiff(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
+  } catch (e) {
+    fail(`${file}: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (bands.length > grid.hours)
+    fail(`${file} has ${bands.length} bands; grid ${gridId} holds ${grid.hours} hour(s)`)
+  const db = new Database(path.join(dataDir, STORE_FILE))
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  const version = new GridStore(db).replaceGrid(gridId, bands, `import:${path.basename(file)}`)
+  db.close()
+  const b = bands[0]!
+  console.log(
+    `import-grid: ${gridId} ← ${file}: ${bands.length} band(s) of ${b.nx}×${b.ny}, ` +
+      `lon ${b.west.toFixed(3)}..${b.east.toFixed(3)}, lat ${b.south.toFixed(3)}..${b.north.toFixed(3)} (version ${version})`,
+  )
+}
+
+await main()
