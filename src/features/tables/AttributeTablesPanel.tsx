@@ -3,8 +3,13 @@ import { AttributeTablesActor } from './attributeTablesActor'
 import { TableView } from './TableView'
 import './tables.css'
 
+export interface AttributeTablesPanelProps {
+  /** Clock for 'N hours ago' columns; pass the map's clock so demo data ages from the demo date. */
+  now?: () => number
+}
+
 /** The bottom panel: one tab per open table, hidden while none is open (spec §2, §4). */
-export function AttributeTablesPanel() {
+export function AttributeTablesPanel({ now }: AttributeTablesPanelProps) {
   const actor = AttributeTablesActor.useActorRef()
   const shown = AttributeTablesActor.useSelector((s) => s.matches('shown'))
   const openOrder = AttributeTablesActor.useSelector((s) => s.context.openOrder)
@@ -55,7 +60,7 @@ export function AttributeTablesPanel() {
           onClick={() => actor.send({ type: 'reset' })}
         />
       </div>
-      {currentTableId && <TableView key={currentTableId} tableId={currentTableId} />}
+      {currentTableId && <TableView key={currentTableId} tableId={currentTableId} now={now} />}
     </section>
   )
 }

@@ -6,7 +6,7 @@ import type { TableColumn, TableDefinition } from './tableDefinitions'
 import { useGridKeyboard } from './useGridKeyboard'
 import { ZoomToButton } from './ZoomToButton'
 
-function columnDef(column: TableColumn): ColumnDef<TableRecord> {
+function columnDef(column: TableColumn, now: (() => number) | undefined): ColumnDef<TableRecord> {
   const zoomTo = column.formatter === 'zoomTo'
   return {
     id: column.id,
@@ -18,14 +18,20 @@ function columnDef(column: TableColumn): ColumnDef<TableRecord> {
       zoomTo ? (
         <ZoomToButton value={info.getValue()} />
       ) : (
-        formatValue(column, info.getValue(), info.row.original)
+        formatValue(column, info.getValue(), info.row.original, { now: now?.() })
       ),
   }
 }
 
 /** One page of a table's rows: sticky header, resizable columns, arrow-key navigation. */
-export function TableGrid({ definition, rows }: { definition: TableDefinition; rows: TableRecord[] }) {
-  const columns = useMemo(() => definition.columns.map(columnDef), [definition])
+export function TableGrid(props: {
+  definition: TableDefinition
+  rows: TableRecord[]
+  /** Clock for 'N hours ago' (the demo data's fixed "now" in demo mode); default Date.now. */
+  now?: () => number
+}) {
+  const { definition, rows, now } = props
+  const columns = useMemo(() => definition.columns.map((c) => columnDef(c, now)), [definition, now])
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table returns fresh functions; this component is not memoised
   const table = useReactTable({
     data: rows,

@@ -7,7 +7,7 @@ import { TableGrid } from './TableGrid'
 import { TablePagination } from './TablePagination'
 
 /** The current table: its filters, pages, export, and the grid of the page's rows. */
-export function TableView({ tableId }: { tableId: string }) {
+export function TableView({ tableId, now }: { tableId: string; now?: () => number }) {
   const actor = AttributeTablesActor.useActorRef()
   const definition = AttributeTablesActor.useSelector((s) => s.context.definitions[tableId])
   const table = AttributeTablesActor.useSelector((s) => s.context.tables[tableId])
@@ -56,7 +56,7 @@ export function TableView({ tableId }: { tableId: string }) {
       ) : table.rows.length === 0 ? (
         <NonIdealState icon="th-disconnect" description="No records." />
       ) : (
-        <TableGrid definition={definition} rows={table.rows} />
+        <TableGrid definition={definition} rows={table.rows} now={now} />
       )}
     </div>
   )

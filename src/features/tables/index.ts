@@ -1,6 +1,7 @@
 export { AttributeTablesProvider } from './AttributeTablesProvider'
 export type { AttributeTablesProviderProps } from './AttributeTablesProvider'
 export { AttributeTablesPanel } from './AttributeTablesPanel'
+export type { AttributeTablesPanelProps } from './AttributeTablesPanel'
 export { useAttributeTables } from './useAttributeTables'
 export type { AttributeTablesApi } from './useAttributeTables'
 export { attributeTablesMachine } from './attributeTablesMachine'
