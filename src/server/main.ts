@@ -18,7 +18,7 @@ const catalog = env.CONFIG_DIR ? loadCatalog(path.resolve(env.CONFIG_DIR)) : def
 const started = performance.now()
 const store = openStore(dataDir, catalog)
 await ensureFirstMember(store.db, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
-if (demo && !isSeeded(store) && env.SEED !== 'off') {
+if (demo && !isSeeded(store) && store.isEmpty() && env.SEED !== 'off') {
   const bar = progressBar()
   const buildings = env.SEED_BUILDINGS ? Number(env.SEED_BUILDINGS) : undefined
   process.stderr.write(`Seeding New Mexico demo data into ${dataDir} …\n`)

@@ -61,6 +61,11 @@ export class SqliteStore implements Store {
     return { version, count, bbox: bbox ? [...bbox] : null }
   }
 
+  /** True when no dataset holds a feature (a fresh store: first start seeds it). */
+  isEmpty(): boolean {
+    return Number(this.db.prepare('SELECT coalesce(sum(feature_count), 0) FROM datasets').pluck().get()) === 0
+  }
+
   replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): number {
     const n = replaceDataset(this.db, this.must(id), features, this.aggregateZooms(id), onProgress)
     this.indexes.delete(id)

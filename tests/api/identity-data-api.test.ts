@@ -1,0 +1,130 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/server/app'
+import { ensureFirstMember, identitySettings } from '../../src/server/identity'
+import { defaultCatalog } from '../../src/server/store/catalog'
+import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import { tempDir } from './testApp'
+
+// The data server's auth hook with the identity plugin's verifier (no verifier passed to buildApp).
+const admin = { email: 'admin@emberline.test', password: 'Ember-line-Test-Passw0rd!', phone: '+15055550142' }
+const records = '/api/data/buildings/records?limit=1'
+const tile = '/api/tiles/buildings/mvt/5/6/12'
+const s = identitySettings
+
+let app: FastifyInstance
+let store: SqliteStore
+let dataDir: string
+
+beforeAll(async () => {
+  dataDir = tempDir('emberline-identity-api-')
+  store = openStore(dataDir, defaultCatalog())
+  await ensureFirstMember(
+    store.db,
+    {
+      EMBERLINE_ADMIN_EMAIL: admin.email,
+      EMBERLINE_ADMIN_PASSWORD: admin.password,
+      EMBERLINE_ADMIN_PHONE: admin.phone,
+    },
+    () => {},
+    { dataDir },
+  )
+  app = await buildApp({ dataDir, demo: true, store })
+})
+
+afterAll(async () => {
+  await app.close()
+  store.close()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function signIn(): Promise<{ token: string; jwt: string }> {
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${s.publicToken}:${s.publicToken}`).toString('base64')}`,
+    'content-type': 'application/json',
+  }
+  const sdk = async (url: string, payload: object) =>
+    (
+      (await app.inject({ method: 'POST', url: `/sdk/v1${url}`, headers, payload })).json() as {
+        data: Record<string, string>
+      }
+    ).data
+  const org = s.organizationId
+  const login = await sdk('/b2b/passwords/authenticate', {
+    organization_id: org,
+    email_address: admin.email,
+    password: admin.password,
+  })
+  const ist = login.intermediate_session_token ?? ''
+  const member = login.member_id ?? ''
+  await sdk('/b2b/otps/sms/send', {
+    organization_id: org,
+    member_id: member,
+    intermediate_session_token: ist,
+  })
+  const lines = fs
+    .readFileSync(path.join(dataDir, 'outbox', 'sms.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+  const code = (JSON.parse(lines.at(-1) ?? '{}') as { code: string }).code
+  const done = await sdk('/b2b/otps/sms/authenticate', {
+    organization_id: org,
+    member_id: member,
+    intermediate_session_token: ist,
+    code,
+  })
+  return { token: done.session_token ?? '', jwt: done.session_jwt ?? '' }
+}
+
+const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+describe('data API session checks through the bundled verifier', () => {
+  it('answers 401 JSON without a token', async () => {
+    for (const url of [records, tile]) {
+      const res = await get(url)
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toMatchObject({ error: 'unauthorized' })
+    }
+  })
+
+  it('accepts the opaque token and the JWT, and the session cookie on tiles only', async () => {
+    const { token, jwt } = await signIn()
+    expect((await get(records, bearer(token))).statusCode).toBe(200)
+    expect((await get(records, bearer(jwt))).statusCode).toBe(200)
+    const cookie = { cookie: `${s.publicToken.slice(0, 4)}=x; stytch_session=${encodeURIComponent(token)}` }
+    expect([200, 204]).toContain((await get(tile, cookie)).statusCode)
+    expect((await get(records, cookie)).statusCode).toBe(401)
+  })
+
+  it('refuses a revoked session at once, token and JWT alike', async () => {
+    const { token, jwt } = await signIn()
+    const revoke = await app.inject({
+      method: 'POST',
+      url: '/sdk/v1/b2b/sessions/revoke',
+      headers: { authorization: `Basic ${Buffer.from(`${s.publicToken}:${token}`).toString('base64')}` },
+    })
+    expect(revoke.statusCode).toBe(200)
+    expect((await get(records, bearer(token))).statusCode).toBe(401)
+    expect((await get(records, bearer(jwt))).statusCode).toBe(401)
+    expect((await get(tile, { cookie: `stytch_session=${token}` })).statusCode).toBe(401)
+  })
+
+  it('refuses forged, unsigned and tampered JWTs', async () => {
+    const { jwt } = await signIn()
+    const header = decodeProtectedHeader(jwt) as { alg: 'RS256'; kid: string }
+    const { privateKey } = await generateKeyPair('RS256')
+    const forged = await new SignJWT(decodeJwt(jwt)).setProtectedHeader(header).sign(privateKey)
+    const [h, p, sig] = jwt.split('.') as [string, string, string]
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${p}.`
+    const claims = { ...decodeJwt(jwt), sub: 'member-test-someone-else' }
+    const tampered = `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${sig}`
+    for (const bad of [forged, none, tampered, 'definitely-not-a-jwt']) {
+      expect((await get(records, bearer(bad))).statusCode).toBe(401)
+    }
+    expect((await get(records, bearer(jwt))).statusCode).toBe(200)
+  })
+})

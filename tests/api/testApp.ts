@@ -1,0 +1,63 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/server/app'
+import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
+import { seedDemo } from '../../src/server/demo/seedDemo'
+import { defaultCatalog, type Catalog } from '../../src/server/store/catalog'
+import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+
+export const TEST_TOKEN = 'test-session-token'
+export const AUTH = { authorization: `Bearer ${TEST_TOKEN}` }
+
+/** Accepts exactly TEST_TOKEN. */
+export const testVerifier: SessionVerifier = {
+  async verify(credential) {
+    if (credential !== TEST_TOKEN) return null
+    return {
+      memberId: 'member-test',
+      sessionId: 'session-test',
+      organizationId: 'organization-test',
+      roles: ['stytch_member'],
+      expiresAt: new Date(Date.now() + 3_600_000),
+    }
+  },
+}
+
+export function tempDir(prefix = 'emberline-api-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  store: SqliteStore
+  dataDir: string
+  close(): Promise<void>
+}
+
+/** A seeded store (small building count) in a temp DATA_DIR and the app over it. */
+export async function seededApp(
+  options: { buildings?: number; demo?: boolean; catalog?: Catalog } = {},
+): Promise<TestApp> {
+  const dataDir = tempDir()
+  const store = openStore(dataDir, options.catalog ?? defaultCatalog())
+  seedDemo(store, { buildings: options.buildings ?? 2000, steps: [] })
+  const app = await buildApp({ dataDir, demo: options.demo ?? true, store, verifier: testVerifier })
+  return {
+    app,
+    store,
+    dataDir,
+    async close() {
+      await app.close()
+      store.close()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function filtersQuery(...filters: unknown[]): string {
+  return filters
+    .map((f) => `filters=${encodeURIComponent(typeof f === 'string' ? f : JSON.stringify(f))}`)
+    .join('&')
+}
