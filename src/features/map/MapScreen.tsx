@@ -1,0 +1,52 @@
+import { Spinner } from '@blueprintjs/core'
+import type { Map as LeafletMap } from 'leaflet'
+import 'leaflet/dist/leaflet.css'
+import { useReducer, useState, type ReactNode } from 'react'
+import { appConfig } from '../../generated/config'
+import { LayerSidebar } from '../layers/LayerSidebar'
+import { LayerStateContext } from '../layers/LayerStateContext'
+import { initialLayerState, layerReducer } from '../layers/layerState'
+import { catalog } from './catalog/catalog'
+import { MapInstanceContext } from './mapContext'
+import './mapScreen.css'
+import { MapView } from './MapView'
+import { decodeSharedView } from './share/shareState'
+import { useDemoFlag } from './useMapMeta'
+
+export interface MapScreenProps {
+  /** Extra content under the map (e.g. the forecast chart panel of /DailyWildfireRisk). */
+  readonly panel?: ReactNode
+}
+
+const sidebarExcluded = (path: string) =>
+  appConfig.routes.sidebarExcluded.some((p) => p.toLowerCase() === path.toLowerCase().replace(/\/$/, ''))
+
+/** The main map screen: layer sidebar, Leaflet map and the panel beneath it. */
+export function MapScreen({ panel }: MapScreenProps) {
+  const [shared] = useState(() => decodeSharedView(window.location.search))
+  const [state, dispatch] = useReducer(layerReducer, shared, (seed) =>
+    initialLayerState(catalog.layers, seed),
+  )
+  const [map, setMap] = useState<LeafletMap | null>(null)
+  const demo = useDemoFlag()
+  const showSidebar = !sidebarExcluded(window.location.pathname)
+  return (
+    <LayerStateContext.Provider value={{ state, dispatch }}>
+      <MapInstanceContext.Provider value={map}>
+        <div className="el-map-screen bp6-dark">
+          {showSidebar ? <LayerSidebar /> : null}
+          <div className="el-map-column">
+            <div className="el-map-holder">
+              {demo === null ? (
+                <Spinner className="el-map-loading" />
+              ) : (
+                <MapView demo={demo} shared={shared} onMap={setMap} />
+              )}
+            </div>
+            {panel ? <div className="el-map-panel">{panel}</div> : null}
+          </div>
+        </div>
+      </MapInstanceContext.Provider>
+    </LayerStateContext.Provider>
+  )
+}

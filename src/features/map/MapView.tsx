@@ -1,0 +1,42 @@
+import type { Map as LeafletMap } from 'leaflet'
+import { useState } from 'react'
+import { MapContainer, ScaleControl } from 'react-leaflet'
+import { appConfig } from '../../generated/config'
+import { BasemapLayer } from './basemap/BasemapLayer'
+import { LocateControl } from './controls/LocateControl'
+import { FeaturePopups } from './popup/FeaturePopups'
+import { ConfigLayers } from './render/ConfigLayers'
+import { PickRegistry } from './render/pickRegistry'
+import type { SharedView } from './share/shareState'
+import { ShareUrlSync } from './share/ShareUrlSync'
+
+export interface MapViewProps {
+  readonly demo: boolean
+  readonly shared: SharedView
+  readonly onMap: (map: LeafletMap | null) => void
+}
+
+/** The Leaflet map: basemap, config layers, popups, zoom/scale/locate controls, share-URL sync. */
+export function MapView({ demo, shared, onMap }: MapViewProps) {
+  const [registry] = useState(() => new PickRegistry())
+  const defaults = demo ? appConfig.map.demo : appConfig.map.live
+  const [lng = 0, lat = 0] = shared.center ?? defaults.center
+  return (
+    <MapContainer
+      ref={onMap}
+      className="el-map"
+      center={[lat, lng]}
+      zoom={shared.zoom ?? defaults.zoom}
+      minZoom={appConfig.map.minZoom}
+      maxZoom={appConfig.map.maxZoom}
+      attributionControl={false}
+    >
+      <BasemapLayer />
+      <ConfigLayers demo={demo} registry={registry} />
+      <FeaturePopups registry={registry} />
+      <ScaleControl position="bottomleft" />
+      <LocateControl />
+      <ShareUrlSync />
+    </MapContainer>
+  )
+}

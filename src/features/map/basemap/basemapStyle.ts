@@ -1,0 +1,48 @@
+import {
+  CenteredTextSymbolizer,
+  LineSymbolizer,
+  PolygonSymbolizer,
+  type LabelRule,
+  type PaintRule,
+} from 'protomaps-leaflet'
+import { resolveColor } from '../catalog/catalog'
+
+/** Tile layer names the offline basemap server writes (src/server/basemap). */
+export const BASEMAP_LAYERS = { states: 'states', counties: 'counties', places: 'places' } as const
+
+/** Dark basemap paint: land, county and state outlines, from the theme's basemap colours. */
+export function basemapPaintRules(): PaintRule[] {
+  const boundary = resolveColor('basemapBoundary')
+  return [
+    {
+      dataLayer: BASEMAP_LAYERS.states,
+      symbolizer: new PolygonSymbolizer({ fill: resolveColor('basemapLand'), opacity: 1 }),
+    },
+    {
+      dataLayer: BASEMAP_LAYERS.counties,
+      minzoom: 6,
+      symbolizer: new LineSymbolizer({ color: boundary, width: 0.6, opacity: 0.7 }),
+    },
+    {
+      dataLayer: BASEMAP_LAYERS.states,
+      symbolizer: new LineSymbolizer({ color: boundary, width: 1.6, opacity: 1 }),
+    },
+  ]
+}
+
+/** Place names (bigger places from lower zooms) and county names when zoomed in. */
+export function basemapLabelRules(): LabelRule[] {
+  const fill = resolveColor('basemapLabel')
+  const stroke = resolveColor('basemapWater')
+  const text = (font: string) =>
+    new CenteredTextSymbolizer({ labelProps: ['name'], fill, stroke, width: 2.5, font })
+  return [
+    {
+      dataLayer: BASEMAP_LAYERS.places,
+      symbolizer: text('600 12px sans-serif'),
+      filter: (z, f) => Number(f.props.population ?? 0) >= (z < 7 ? 50000 : z < 9 ? 5000 : 0),
+      sort: (a, b) => Number(b.population ?? 0) - Number(a.population ?? 0),
+    },
+    { dataLayer: BASEMAP_LAYERS.counties, minzoom: 8, symbolizer: text('italic 11px sans-serif') },
+  ]
+}

@@ -1,0 +1,3 @@
+export { MapScreen } from './MapScreen'
+export type { MapScreenProps } from './MapScreen'
+export { MapInstanceContext, useLeafletMap } from './mapContext'

@@ -1,0 +1,38 @@
+import { useEffect } from 'react'
+import { useMap } from 'react-leaflet'
+import { useLayerState } from '../../layers/LayerStateContext'
+import type { LayerUiState } from '../../layers/layerState'
+import { catalog } from '../catalog/catalog'
+import { encodeSharedView, type SharedView } from './shareState'
+
+function viewOf(map: L.Map, state: LayerUiState): SharedView {
+  const c = map.getCenter()
+  const radio = catalog.layers.filter((l) => l.subLayerControl === 'radio')
+  return {
+    center: [c.lng, c.lat],
+    zoom: map.getZoom(),
+    visibleLayers: catalog.layers.filter((l) => state.visible[l.id]).map((l) => l.id),
+    subLayers: Object.fromEntries(
+      radio.flatMap((l) => (state.selectedSubLayer[l.id] ? [[l.id, state.selectedSubLayer[l.id]]] : [])),
+    ),
+  }
+}
+
+/** Keeps the address bar's query in step with the view, so the URL reopens the same map. */
+export function ShareUrlSync() {
+  const map = useMap()
+  const { state } = useLayerState()
+  useEffect(() => {
+    const write = () => {
+      const { pathname, search, hash } = window.location
+      const next = encodeSharedView(viewOf(map, state), search)
+      if (next !== search) window.history.replaceState(window.history.state, '', `${pathname}${next}${hash}`)
+    }
+    write()
+    map.on('moveend', write)
+    return () => {
+      map.off('moveend', write)
+    }
+  }, [map, state])
+  return null
+}
