@@ -95,7 +95,7 @@ describe('data API session checks through the bundled verifier', () => {
     const { token, jwt } = await signIn()
     expect((await get(records, bearer(token))).statusCode).toBe(200)
     expect((await get(records, bearer(jwt))).statusCode).toBe(200)
-    const cookie = { cookie: `${s.publicToken.slice(0, 4)}=x; stytch_session=${encodeURIComponent(token)}` }
+    const cookie = { cookie: `theme=dark; stytch_session=${encodeURIComponent(token)}` }
     expect([200, 204]).toContain((await get(tile, cookie)).statusCode)
     expect((await get(records, cookie)).statusCode).toBe(401)
   })
