@@ -1,0 +1,3 @@
+export { DailyWildfireRiskScreen } from './DailyWildfireRiskScreen'
+export { ForecastPanel } from './ForecastPanel'
+export { fetchPSPSRiskScore } from './riskScoreStore'
