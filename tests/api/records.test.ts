@@ -140,7 +140,12 @@ describe('records errors', () => {
   })
 
   it('401 without a token, with a bad token, and with a non-bearer scheme', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic abc' }]) {
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: 'Basic abc' },
+    ]
+    for (const headers of variants) {
       const { status, body } = await get('/api/data/buildings/records', headers)
       expect(status).toBe(401)
       expect(body.error).toBe('unauthorized')
