@@ -2,11 +2,12 @@ import { useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router'
 import { appConfig } from '../generated/config'
 import { routeTitle } from './router/paths'
-import { clearToasts } from './toasts'
+import { clearToasts, useToastEvents } from './toasts'
 
 /** Above every route: clears toasts on each change of page address (spec §2) and sets the title. */
 export function RootShell() {
   const { pathname, search } = useLocation()
+  useToastEvents()
   useEffect(() => {
     clearToasts()
   }, [pathname, search])

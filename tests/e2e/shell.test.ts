@@ -86,6 +86,43 @@ describe('top bar', () => {
   })
 })
 
+describe('toasts', () => {
+  const raise = (p: Page, type: string, message: string) =>
+    p.evaluate(
+      ([t, m]) =>
+        window.dispatchEvent(new CustomEvent('emberline:toast', { detail: { type: t, message: m } })),
+      [type, message],
+    )
+
+  it('show top-center, dark, with a close button, pause while hovered, and clear on navigation', async () => {
+    await page.goto(`${server.url}/help`)
+    await page.waitForSelector('.emberline-topbar')
+    await raise(page, 'error', 'Something failed')
+    const toast = page.locator('.bp6-toast', { hasText: 'Something failed' })
+    await toast.waitFor()
+    expect(await toast.getAttribute('class')).toContain('bp6-intent-danger')
+    expect(await page.locator('.bp6-toast-container.bp6-toast-container-top.bp6-dark').count()).toBe(1)
+    expect(await toast.locator('button[aria-label="Close"]').count()).toBe(1)
+    const box = await toast.boundingBox()
+    const width = page.viewportSize()?.width ?? 0
+    expect(Math.abs((box?.x ?? 0) + (box?.width ?? 0) / 2 - width / 2)).toBeLessThan(2)
+    await toast.hover()
+    await page.waitForTimeout(5_600) // past the 5000 ms auto-close: hovering keeps it open
+    expect(await toast.count()).toBe(1)
+    await page.click('.emberline-topbar [role="tab"]')
+    await page.waitForURL(/\/dailywildfirerisk$/)
+    await toast.waitFor({ state: 'detached', timeout: 2_000 })
+  })
+
+  it('close by themselves after 5000 ms', async () => {
+    await raise(page, 'info', 'Short-lived')
+    const toast = page.locator('.bp6-toast', { hasText: 'Short-lived' })
+    await toast.waitFor()
+    await page.mouse.move(0, 700)
+    await toast.waitFor({ state: 'detached', timeout: 7_000 })
+  })
+})
+
 describe('logout', () => {
   it('logging out in one tab logs out the other tab', async () => {
     const context = await browser.newContext()

@@ -1,0 +1,28 @@
+import type { ToastType } from './toastProps'
+
+/**
+ * Features raise app notifications without importing the app shell: they dispatch this DOM event,
+ * `window.dispatchEvent(new CustomEvent('emberline:toast', { detail: { type: 'error', message } }))`,
+ * or call notify() below.
+ */
+export const toastEventName = 'emberline:toast'
+
+export interface ToastRequest {
+  type: ToastType
+  message: string
+}
+
+const types: readonly string[] = ['info', 'success', 'warning', 'error', 'loading', 'default']
+
+export function notify(type: ToastType, message: string): void {
+  window.dispatchEvent(new CustomEvent<ToastRequest>(toastEventName, { detail: { type, message } }))
+}
+
+/** A valid toast request from an event's detail, or null. */
+export function toastRequest(detail: unknown): ToastRequest | null {
+  if (typeof detail !== 'object' || detail === null) return null
+  const { type, message } = detail as { type?: unknown; message?: unknown }
+  if (typeof message !== 'string' || message === '') return null
+  const kind = typeof type === 'string' && types.includes(type) ? (type as ToastType) : 'default'
+  return { type: kind, message }
+}
