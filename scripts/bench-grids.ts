@@ -8,7 +8,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { buildApp } from '../src/server/app'
 import { gridCatalog } from '../src/server/grids/gridCatalog'
-import { gridRoutes } from '../src/server/grids/gridRoutes'
 import { seedGrids } from '../src/server/grids/seedGrids'
 
 const arg = (name: string, fallback: number): number => {
@@ -36,8 +35,6 @@ const fmt = (xs: number[]): string =>
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-grids-'))
 const app = await buildApp({ dataDir: dir, demo: true, verifier })
-if (!app.hasRoute({ method: 'GET', url: '/api/tiles/slope/png/:z/:x/:y' }))
-  await app.register(gridRoutes, { demo: true })
 await app.ready()
 let t = performance.now()
 const seeded = seedGrids(app.store, {

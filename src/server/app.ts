@@ -5,6 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import type { SessionVerifier, VerifiedSession } from './auth/sessionVerifier'
 import { serverSettings } from './appSettings'
 import { dataRoutes } from './data/dataRoutes'
+import { gridRoutes } from './grids/gridRoutes'
 import { badRequest, notFound } from './data/httpErrors'
 import { installSessionAuth, type SessionAuth } from './data/sessionAuth'
 import { defaultCatalog, type Catalog } from './store/catalog'
@@ -89,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Other areas register their plugin here (one line each).
   await app.register(preferencesRoutes, {})
   await app.register(identityPlugin, {})
+  await app.register(gridRoutes, { demo: opts.demo })
 
   await registerStatic(app, opts.staticDir)
   return app

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { currentWindowHour } from '../../src/server/grids/forecastWindow'
 import { gridCatalog, windowSettings } from '../../src/server/grids/gridCatalog'
-import { gridRoutes } from '../../src/server/grids/gridRoutes'
 import { seedGrids } from '../../src/server/grids/seedGrids'
 import { GridStore } from '../../src/server/store/gridStore'
 import { parseHexColor } from '../../src/shared/colorRamp'
@@ -36,9 +35,6 @@ let dir: string
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-grids-'))
   app = await buildApp({ dataDir: dir, demo: true, verifier })
-  // Until app.ts registers the grid routes, register them here.
-  if (!app.hasRoute({ method: 'GET', url: '/api/tiles/slope/png/:z/:x/:y' }))
-    await app.register(gridRoutes, { demo: true })
   seedGrids(app.store, { seed: 42, fires: [FIRE], shape: SHAPE })
   await app.ready()
 })

@@ -1,3 +1,4 @@
+import { seedGrids } from '../grids/seedGrids'
 import type { SqliteStore } from '../store/sqliteStore'
 import type { DemoData } from './generateDemo'
 
@@ -18,4 +19,10 @@ export interface SeedStep {
  * Extra seed steps run after the feature datasets and series (e.g. the gridded fields).
  * Add yours here: `import { seedGrids } from '../grids/seedGrids'` and list it.
  */
-export const seedSteps: SeedStep[] = []
+export const seedSteps: SeedStep[] = [
+  {
+    name: 'grids',
+    run: (ctx) =>
+      void seedGrids(ctx.store, { seed: ctx.demo.context.seed, places: ctx.demo.context.geo.places }),
+  },
+]
