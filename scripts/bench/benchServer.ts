@@ -1,0 +1,41 @@
+// The data server for benchmarks: buildApp over DATA_DIR (and CONFIG_DIR) with a fixed bearer
+// token (BENCH_TOKEN) instead of the identity provider. Prints `listening <port> <startup ms>`.
+import path from 'node:path'
+import { buildApp } from '../../src/server/app'
+import { defaultCatalog } from '../../src/server/store/catalog'
+import { loadCatalog } from '../../src/server/store/loadCatalog'
+import { openStore } from '../../src/server/store/sqliteStore'
+
+const t0 = performance.now()
+const token = process.env.BENCH_TOKEN ?? 'bench-token'
+const dataDir = path.resolve(process.env.DATA_DIR ?? './var')
+const catalog = process.env.CONFIG_DIR ? loadCatalog(path.resolve(process.env.CONFIG_DIR)) : defaultCatalog()
+const store = openStore(dataDir, catalog)
+const app = await buildApp({
+  dataDir,
+  demo: process.env.DEMO !== 'off',
+  store,
+  verifier: {
+    async verify(credential) {
+      if (credential !== token) return null
+      return {
+        memberId: 'bench',
+        sessionId: 'bench',
+        organizationId: 'bench',
+        roles: [],
+        expiresAt: new Date(Date.now() + 86_400_000),
+      }
+    },
+  },
+})
+app.addHook('onClose', async () => store.close())
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' })
+const address = app.server.address()
+const port = typeof address === 'object' && address ? address.port : 0
+// Warm the records column index in the background, as main.ts serving traffic would after its first query.
+setImmediate(() => {
+  for (const d of catalog.datasets) store.columnIndex(d.id)
+  console.log(`warm ${Math.round(performance.now() - t0)}`)
+})
+console.log(`listening ${port} ${Math.round(performance.now() - t0)}`)
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)))
