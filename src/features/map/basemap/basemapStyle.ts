@@ -8,7 +8,12 @@ import {
 import { resolveColor } from '../catalog/catalog'
 
 /** Tile layer names the offline basemap server writes (src/server/basemap). */
-export const BASEMAP_LAYERS = { states: 'states', counties: 'counties', places: 'places' } as const
+export const BASEMAP_LAYERS = {
+  states: 'states',
+  counties: 'counties',
+  countyLabels: 'county_labels',
+  places: 'places',
+} as const
 
 /** Dark basemap paint: land, county and state outlines, from the theme's basemap colours. */
 export function basemapPaintRules(): PaintRule[] {
@@ -43,6 +48,6 @@ export function basemapLabelRules(): LabelRule[] {
       filter: (z, f) => Number(f.props.population ?? 0) >= (z < 7 ? 50000 : z < 9 ? 5000 : 0),
       sort: (a, b) => Number(b.population ?? 0) - Number(a.population ?? 0),
     },
-    { dataLayer: BASEMAP_LAYERS.counties, minzoom: 8, symbolizer: text('italic 11px sans-serif') },
+    { dataLayer: BASEMAP_LAYERS.countyLabels, minzoom: 8, symbolizer: text('italic 11px sans-serif') },
   ]
 }

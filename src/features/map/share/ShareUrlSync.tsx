@@ -13,7 +13,10 @@ function viewOf(map: L.Map, state: LayerUiState): SharedView {
     zoom: map.getZoom(),
     visibleLayers: catalog.layers.filter((l) => state.visible[l.id]).map((l) => l.id),
     subLayers: Object.fromEntries(
-      radio.flatMap((l) => (state.selectedSubLayer[l.id] ? [[l.id, state.selectedSubLayer[l.id]]] : [])),
+      radio.flatMap((l) => {
+        const sub = state.selectedSubLayer[l.id]
+        return sub ? [[l.id, sub] as const] : []
+      }),
     ),
   }
 }
