@@ -182,7 +182,7 @@ export function elevationAt(lon: number, lat: number, seed: number): number {
     mountain * (0.7 + 0.45 * texture) +
     (fbm(lon * 3, lat * 3, seed, 4) - 0.5) * 260 +
     rough * (texture - 0.5) * 1400 +
-    (ridged(lon * 60, lat * 60, seed + 13, 2) - 0.4) * 120
+    (ridged(lon * 60, lat * 60, seed + 13, 2) - 0.4) * (120 + 1000 * rough)
   )
 }
 
