@@ -80,7 +80,7 @@ describe('top bar', () => {
     await screenshot(page, 'shell-top-bar-menu')
     await menu.locator('text=Get Help').click()
     await page.waitForURL(/\/help$/)
-    expect(await tab.getAttribute('aria-selected')).toBe('false')
+    await expect.poll(() => tab.getAttribute('aria-selected')).toBe('false')
     await tab.click()
     await page.waitForURL(/\/dailywildfirerisk$/)
   })
