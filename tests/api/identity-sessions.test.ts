@@ -58,6 +58,11 @@ describe('sessions/authenticate', () => {
     })
     const b = (extended.json() as SessionData).data
     expect(Date.parse(b.member_session.expires_at)).toBe(t.clock.now + 60 * 60_000)
+    const capped = await sdk('POST', '/b2b/sessions/authenticate', s.session_token, {
+      session_duration_minutes: 527040,
+    })
+    const c = (capped.json() as SessionData).data
+    expect(Date.parse(c.member_session.expires_at)).toBe(t.clock.now + 1440 * 60_000)
     const { payload } = await jwtVerify(b.session_jwt, createLocalJWKSet(t.ctx.key.jwks), {
       currentDate: new Date(t.clock.now),
     })

@@ -53,6 +53,15 @@ export function checkIntermediate(
   return record
 }
 
+/**
+ * The session length for a request: the requested minutes (the app sends 1440 for sign-in and 60
+ * after a reset), else the configured default, never above the longest configured length.
+ */
+export function sessionLength(ctx: IdentityContext, requested: number | null, fallback: number): number {
+  const { login, sms, reset } = ctx.settings.sessionMinutes
+  return Math.min(requested ?? fallback, Math.max(login, sms, reset))
+}
+
 /** Password rules for new passwords (reset, change, admin CLI); null when acceptable. */
 export function passwordProblem(settings: IdentitySettings, password: string, email: string): string | null {
   const min = settings.passwordMinLength

@@ -19,6 +19,7 @@ import {
   passwordFactor,
   passwordProblem,
   recordFailure,
+  sessionLength,
 } from './guards'
 
 export interface PasswordLogin {
@@ -53,7 +54,7 @@ export async function passwordAuthenticate(ctx: IdentityContext, input: Password
     throw errors.noPhone()
   }
   ctx.audit('login.password_ok', { memberId: member.memberId, ip })
-  const minutes = input.sessionMinutes ?? ctx.settings.sessionMinutes.login
+  const minutes = sessionLength(ctx, input.sessionMinutes, ctx.settings.sessionMinutes.login)
   return intermediateBody(ctx, member, [passwordFactor(member, ctx.now())], minutes)
 }
 
@@ -181,6 +182,6 @@ export async function resetPassword(ctx: IdentityContext, input: PasswordReset, 
     delivery_method: 'email' as const,
     type: 'password_reset' as const,
   }
-  const minutes = input.sessionMinutes ?? ctx.settings.sessionMinutes.reset
+  const minutes = sessionLength(ctx, input.sessionMinutes, ctx.settings.sessionMinutes.reset)
   return intermediateBody(ctx, member, [factor], minutes)
 }

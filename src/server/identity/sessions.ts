@@ -3,6 +3,7 @@ import type { VerifiedSession } from '../auth/sessionVerifier'
 import type { IdentityContext } from './context'
 import { newId, newToken, sha256 } from './crypto'
 import { errors } from './errors'
+import { sessionLength } from './guards'
 import { memberJson, memberSessionJson, organizationJson } from './responses'
 import { looksLikeJwt, signSessionJwt, verifySessionJwt } from './sessionJwt'
 
@@ -71,7 +72,8 @@ export async function refreshSession(
   const found = token ? liveSessionByToken(ctx, token) : null
   if (!token || !found) throw errors.noSession()
   const now = ctx.now()
-  const expiresAt = extendMinutes ? now + extendMinutes * 60_000 : found.session.expiresAt
+  const minutes = extendMinutes ? sessionLength(ctx, extendMinutes, extendMinutes) : null
+  const expiresAt = minutes ? now + minutes * 60_000 : found.session.expiresAt
   ctx.members.touchSession(found.session.sessionId, now, expiresAt)
   const session = { ...found.session, lastAccessedAt: now, expiresAt }
   return {

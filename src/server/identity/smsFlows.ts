@@ -9,6 +9,7 @@ import {
   ipKey,
   memberKey,
   recordFailure,
+  sessionLength,
 } from './guards'
 import { memberJson, organizationJson } from './responses'
 import { fullSessionBody, issueSession } from './sessions'
@@ -98,7 +99,7 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
     phone_number_factor: { phone_id: `phone-${member.memberId}`, phone_number: member.phone },
     sequence_order: 'SECONDARY',
   }
-  const requested = input.sessionMinutes ?? ctx.settings.sessionMinutes.sms
+  const requested = sessionLength(ctx, input.sessionMinutes, ctx.settings.sessionMinutes.sms)
   const minutes = Math.min(requested, ist.sessionMinutes ?? requested)
   const issued = await issueSession(ctx, member, [...ist.factors, smsFactor], minutes)
   ctx.audit('login.success', {
