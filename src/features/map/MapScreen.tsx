@@ -1,15 +1,17 @@
 import { Spinner } from '@blueprintjs/core'
 import type { Map as LeafletMap } from 'leaflet'
 import 'leaflet/dist/leaflet.css'
-import { useReducer, useState, type ReactNode } from 'react'
+import { useMemo, useReducer, useState, type ReactNode } from 'react'
 import { appConfig } from '../../generated/config'
 import { LayerSidebar } from '../layers/LayerSidebar'
+import { AttributeTablesPanel, AttributeTablesProvider, useAttributeTables } from '../tables'
 import { LayerStateContext } from '../layers/LayerStateContext'
 import { initialLayerState, layerReducer } from '../layers/layerState'
 import { catalog } from './catalog/catalog'
 import { MapInstanceContext } from './mapContext'
 import './mapScreen.css'
 import { MapView } from './MapView'
+import { mapClock } from './render/mapClock'
 import { decodeSharedView } from './share/shareState'
 import { useDemoFlag } from './useMapMeta'
 
@@ -21,6 +23,12 @@ export interface MapScreenProps {
 const sidebarExcluded = (path: string) =>
   appConfig.routes.sidebarExcluded.some((p) => p.toLowerCase() === path.toLowerCase().replace(/\/$/, ''))
 
+/** The sidebar with its table buttons wired to the attribute-tables panel. */
+function SidebarWithTables() {
+  const { openTable } = useAttributeTables()
+  return <LayerSidebar onOpenTable={openTable} />
+}
+
 /** The main map screen: layer sidebar, Leaflet map and the panel beneath it. */
 export function MapScreen({ panel }: MapScreenProps) {
   const [shared] = useState(() => decodeSharedView(window.location.search))
@@ -30,22 +38,26 @@ export function MapScreen({ panel }: MapScreenProps) {
   const [map, setMap] = useState<LeafletMap | null>(null)
   const demo = useDemoFlag()
   const showSidebar = !sidebarExcluded(window.location.pathname)
+  const now = useMemo(() => mapClock(demo ?? appConfig.demo.enabled), [demo])
   return (
     <LayerStateContext.Provider value={{ state, dispatch }}>
       <MapInstanceContext.Provider value={map}>
-        <div className="el-map-screen bp6-dark">
-          {showSidebar ? <LayerSidebar /> : null}
-          <div className="el-map-column">
-            <div className="el-map-holder">
-              {demo === null ? (
-                <Spinner className="el-map-loading" />
-              ) : (
-                <MapView demo={demo} shared={shared} onMap={setMap} />
-              )}
+        <AttributeTablesProvider>
+          <div className="el-map-screen bp6-dark">
+            {showSidebar ? <SidebarWithTables /> : null}
+            <div className="el-map-column">
+              <div className="el-map-holder">
+                {demo === null ? (
+                  <Spinner className="el-map-loading" />
+                ) : (
+                  <MapView demo={demo} shared={shared} onMap={setMap} />
+                )}
+              </div>
+              {panel ? <div className="el-map-panel">{panel}</div> : null}
+              <AttributeTablesPanel now={now} />
             </div>
-            {panel ? <div className="el-map-panel">{panel}</div> : null}
           </div>
-        </div>
+        </AttributeTablesProvider>
       </MapInstanceContext.Provider>
     </LayerStateContext.Provider>
   )
