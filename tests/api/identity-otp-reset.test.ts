@@ -178,6 +178,27 @@ describe('lockout', () => {
     expect(t.ctx.members.auditLog().some((e) => e.event === 'throttle.locked')).toBe(true)
   })
 
+  it('counts parallel guesses before checking them, so a burst cannot outrun the lockout', async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        post('/b2b/passwords/authenticate', {
+          organization_id: org,
+          email_address: t.email,
+          password: `guess-${i}`,
+        }),
+      ),
+    )
+    const checked = burst.filter((r) => r.statusCode === 401).length
+    expect(checked).toBeLessThanOrEqual(t.ctx.settings.throttle.maxFailures)
+    expect(burst.filter((r) => r.statusCode === 429).length).toBe(25 - checked)
+    const res = await post('/b2b/passwords/authenticate', {
+      organization_id: org,
+      email_address: t.email,
+      password: TEST_PASSWORD,
+    })
+    expect(res.statusCode).toBe(429)
+  })
+
   it('locks an unknown e-mail the same way (no enumeration through lockout)', async () => {
     for (let i = 0; i < t.ctx.settings.throttle.maxFailures; i++) {
       await post('/b2b/passwords/authenticate', {

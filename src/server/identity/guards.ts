@@ -24,6 +24,16 @@ export function checkNotLocked(ctx: IdentityContext, keys: string[], event: stri
   }
 }
 
+/**
+ * Counts an attempt against the subject (e-mail or member) before the slow check, so parallel
+ * guesses cannot outrun the lockout; a successful attempt clears the key again.
+ */
+export function countAttempt(ctx: IdentityContext, subjectKey: string, ip: string): void {
+  if (ctx.throttle.fail(subjectKey, ctx.settings.throttle.maxFailures, ctx.now())) {
+    ctx.audit('throttle.locked', { subject: subjectKey, ip })
+  }
+}
+
 /** Counts a failure against a subject key (member or e-mail) and the client address. */
 export function recordFailure(ctx: IdentityContext, subjectKey: string | null, ip: string): void {
   const { throttle, settings } = ctx

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import type { SessionVerifier, VerifiedSession } from '../auth/sessionVerifier'
 import type { IdentityContext } from './context'
 import { hashPassword, newId, verifyPassword } from './crypto'
-import { checkNotLocked, ipKey, memberKey, passwordProblem, recordFailure } from './guards'
+import { checkNotLocked, countAttempt, ipKey, memberKey, passwordProblem, recordFailure } from './guards'
 import { permissionsOf } from './rbac'
 import { StytchError } from './errors'
 
@@ -111,11 +111,13 @@ export async function meRoutes(
         })
       }
       checkNotLocked(ctx, [memberKey(member.memberId), ipKey(request.ip)], 'password.change_locked')
+      countAttempt(ctx, memberKey(member.memberId), request.ip)
       if (!(await verifyPassword(request.body.old, member.passwordHash))) {
-        recordFailure(ctx, memberKey(member.memberId), request.ip)
+        recordFailure(ctx, null, request.ip)
         ctx.audit('password.change_failed', { memberId: member.memberId, ip: request.ip })
         throw badRequest('old', 'The current password is not correct.')
       }
+      ctx.throttle.clear(memberKey(member.memberId))
       const problem = passwordProblem(ctx.settings, request.body.new, member.email)
       if (problem) throw badRequest('new', problem)
       const now = ctx.now()

@@ -13,6 +13,7 @@ import { errors } from './errors'
 import {
   checkNotLocked,
   checkOrganization,
+  countAttempt,
   emailKey,
   intermediateBody,
   ipKey,
@@ -37,13 +38,14 @@ export async function passwordAuthenticate(ctx: IdentityContext, input: Password
   checkOrganization(ctx, input.organizationId)
   const key = emailKey(input.email)
   checkNotLocked(ctx, [key, ipKey(ip)], 'login.locked')
+  countAttempt(ctx, key, ip)
   const member = ctx.members.memberByEmail(input.email)
   let ok = false
   if (member?.passwordHash && member.status === 'active')
     ok = await verifyPassword(input.password, member.passwordHash)
   else await burnPasswordCheck(input.password)
   if (!member || !ok) {
-    recordFailure(ctx, key, ip)
+    recordFailure(ctx, null, ip)
     const reason = !member ? 'unknown_email' : member.status !== 'active' ? 'inactive' : 'bad_password'
     ctx.audit('login.failed', { memberId: member?.memberId, subject: input.email, ip, detail: { reason } })
     throw errors.unauthorized()

@@ -6,6 +6,7 @@ import {
   checkIntermediate,
   checkNotLocked,
   checkOrganization,
+  countAttempt,
   ipKey,
   memberKey,
   recordFailure,
@@ -72,6 +73,7 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   const ist = checkIntermediate(ctx, input.intermediateToken, input.memberId)
   const member = ctx.members.memberById(input.memberId)
   if (!member || member.status !== 'active' || !member.phone) throw errors.intermediateSession()
+  countAttempt(ctx, key, ip)
   const now = ctx.now()
   const otp = ctx.tokens.latestOtp(member.memberId)
   const usable =
@@ -80,7 +82,7 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   const matches = Boolean(otp && usable && safeEqual(hashCode(input.code, otp.salt), otp.codeHash))
   if (!otp || !matches) {
     if (otp && usable && otp.attempts + 1 >= ctx.settings.otp.maxAttempts) ctx.tokens.consumeOtp(otp.id, now)
-    recordFailure(ctx, key, ip)
+    recordFailure(ctx, null, ip)
     ctx.audit('sms.failed', {
       memberId: member.memberId,
       ip,
