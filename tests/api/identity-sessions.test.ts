@@ -204,7 +204,12 @@ describe('/api/me', () => {
   it('signs out of all sessions, the calling one included', async () => {
     const a = await signInThroughRoutes(t)
     const b = await signInThroughRoutes(t)
-    const res = await api('POST', '/api/me/sessions/revoke-all', a.session_token)
+    // authFetch always sends a JSON content type, also with no body.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/sessions/revoke-all',
+      headers: { authorization: `Bearer ${a.session_token}`, 'content-type': 'application/json' },
+    })
     expect(res.json()).toEqual({ ok: true, revoked_sessions: 2 })
     expect((await api('GET', '/api/me', a.session_token)).statusCode).toBe(401)
     expect((await api('GET', '/api/me', b.session_jwt)).statusCode).toBe(401)

@@ -5,6 +5,7 @@ import { hashPassword, newId, verifyPassword } from './crypto'
 import { checkNotLocked, countAttempt, ipKey, memberKey, passwordProblem, recordFailure } from './guards'
 import { permissionsOf } from './rbac'
 import { StytchError } from './errors'
+import { acceptEmptyJson } from './sdkAuth'
 
 class ApiError extends Error {
   constructor(
@@ -45,6 +46,7 @@ export async function meRoutes(
 ) {
   const { ctx, verifier } = opts
 
+  acceptEmptyJson(app)
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.statusCode).send(error.body)
     if (error instanceof StytchError && error.statusCode === 429) {

@@ -63,7 +63,11 @@ export function installStytchErrors(app: FastifyInstance): void {
     const err = errors.notFound()
     return reply.code(404).type('application/json').send(stytchErrorBody(err, newRequestId()))
   })
-  // The SDK sends `content-type: application/json` with no body (sessions/revoke, GETs).
+  acceptEmptyJson(app)
+}
+
+/** The SDK (and authFetch) send `content-type: application/json` with no body (sessions/revoke, GETs). */
+export function acceptEmptyJson(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
