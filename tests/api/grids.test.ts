@@ -37,7 +37,7 @@ beforeAll(async () => {
   app = await buildApp({ dataDir: dir, demo: true, verifier })
   seedGrids(app.store, { seed: 42, fires: [FIRE], shape: SHAPE })
   await app.ready()
-})
+}, 120_000)
 
 afterAll(async () => {
   await app.close()

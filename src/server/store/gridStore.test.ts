@@ -48,3 +48,13 @@ describe('GridStore', () => {
     expect([...s.grid('slope')!.data]).toEqual([1, 2, 3, 4])
   })
 })
+
+describe('GridStore metadata', () => {
+  it('drops a deleted grid from the versions too', () => {
+    const s = store()
+    s.replaceGrid('smoke', [raster([1, 2, 3, 4])], 'a')
+    s.deleteGrid('smoke')
+    expect(s.version('smoke')).toBeUndefined()
+    expect(s.list()).toEqual([])
+  })
+})

@@ -39,9 +39,17 @@ function versionOf(hours: readonly GridRaster[]): string {
   return hash.digest('hex').slice(0, 16)
 }
 
-/** Queries over the `grids` table (migration 040). */
+/** Queries over the `grids` and `grid_meta` tables (migrations 040, 041). */
 export class GridStore {
-  constructor(private readonly db: Database.Database) {}
+  private readonly versionQuery: Database.Statement<[string], string>
+  private readonly gridQuery: Database.Statement<[string, number], GridRow>
+
+  constructor(private readonly db: Database.Database) {
+    this.versionQuery = db.prepare<[string], string>('SELECT version FROM grid_meta WHERE id = ?').pluck()
+    this.gridQuery = db.prepare<[string, number], GridRow>(
+      'SELECT nx, ny, west, south, east, north, data, version FROM grids WHERE id = ? AND hour = ?',
+    )
+  }
 
   /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
   replaceGrid(id: string, hours: readonly GridRaster[], source: string): string {
@@ -52,6 +60,9 @@ export class GridStore {
     )
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM grids WHERE id = ?').run(id)
+      this.db
+        .prepare('INSERT OR REPLACE INTO grid_meta (id, version, hours, source) VALUES (?, ?, ?, ?)')
+        .run(id, version, hours.length, source)
       hours.forEach((g, hour) => {
         if (g.data.length !== g.nx * g.ny)
           throw new Error(`grid ${id} hour ${hour}: ${g.data.length} values for ${g.nx}×${g.ny}`)
@@ -64,9 +75,7 @@ export class GridStore {
 
   /** One hour of a grid, or undefined when not stored. */
   grid(id: string, hour = 0): StoredGrid | undefined {
-    const row = this.db
-      .prepare('SELECT nx, ny, west, south, east, north, data, version FROM grids WHERE id = ? AND hour = ?')
-      .get(id, hour) as GridRow | undefined
+    const row = this.gridQuery.get(id, hour)
     if (!row) return undefined
     // Copy into an aligned buffer: SQLite blobs need not be 4-byte aligned.
     const data = new Float32Array(row.nx * row.ny)
@@ -77,19 +86,23 @@ export class GridStore {
 
   /** The version of a grid (all hours share it), or undefined when not stored. */
   version(id: string): string | undefined {
-    return this.db.prepare('SELECT version FROM grids WHERE id = ? LIMIT 1').pluck().get(id) as
-      string | undefined
+    return this.versionQuery.get(id)
   }
 
   list(): GridSummary[] {
     return this.db
       .prepare(
-        'SELECT id, COUNT(*) AS hours, MAX(nx) AS nx, MAX(ny) AS ny, MAX(version) AS version, MAX(source) AS source FROM grids GROUP BY id ORDER BY id',
+        `SELECT m.id, m.hours, (SELECT nx FROM grids g WHERE g.id = m.id AND g.hour = 0) AS nx,
+           (SELECT ny FROM grids g WHERE g.id = m.id AND g.hour = 0) AS ny, m.version, m.source
+         FROM grid_meta m ORDER BY m.id`,
       )
       .all() as GridSummary[]
   }
 
   deleteGrid(id: string): void {
-    this.db.prepare('DELETE FROM grids WHERE id = ?').run(id)
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM grids WHERE id = ?').run(id)
+      this.db.prepare('DELETE FROM grid_meta WHERE id = ?').run(id)
+    })()
   }
 }
