@@ -1,12 +1,14 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core'
-import { useEffect, useMemo } from 'react'
+import { lazy, Suspense, useEffect, useMemo } from 'react'
 import { appConfig } from '../../generated/config'
 import { hourLabel } from '../../shared/risk'
-import { ForecastChart } from './chart'
 import { DayCards } from './DayCards'
 import { fetchPSPSRiskScore, useRiskScore } from './riskScoreStore'
 import { useReferenceDay } from './useReferenceDay'
 import './risk.css'
+
+// ApexCharts is large: its own chunk, loaded once there is a series to draw.
+const ForecastChart = lazy(() => import('./chart').then((m) => ({ default: m.ForecastChart })))
 
 /** The forecast chart panel: loads the series once when shown; chart above the day cards. */
 export function ForecastPanel() {
@@ -34,7 +36,9 @@ export function ForecastPanel() {
         />
       ) : (
         <>
-          <ForecastChart labels={axisLabels} scores={scores} />
+          <Suspense fallback={<Spinner size={32} aria-label="Loading the chart" />}>
+            <ForecastChart labels={axisLabels} scores={scores} />
+          </Suspense>
           <DayCards timestamps={timestamps} scores={scores} todayKey={today} />
         </>
       )}

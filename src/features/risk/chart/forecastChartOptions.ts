@@ -80,6 +80,7 @@ export function forecastChartOptions(
       type: 'category',
       tickAmount: Math.max(1, settings.xAxis.tickAmount - 1),
       labels: { rotate: 0, hideOverlappingLabels: settings.xAxis.autoSkip, trim: false },
+      axisTicks: { show: false },
       tooltip: { enabled: false },
     },
     yaxis: {
