@@ -6,13 +6,20 @@ import type { TableColumn, TableDefinition } from './tableDefinitions'
 import { useGridKeyboard } from './useGridKeyboard'
 import { ZoomToButton } from './ZoomToButton'
 
+/** Starting width (px): enough for the header label and the formatter's usual text. */
+function initialWidth(column: TableColumn): number {
+  if (column.formatter === 'zoomTo') return 64
+  const base = column.formatter === 'date' ? 210 : column.type === 'number' ? 110 : 160
+  return Math.max(base, Math.round(column.label.length * 7.5 + 32))
+}
+
 function columnDef(column: TableColumn, now: (() => number) | undefined): ColumnDef<TableRecord> {
   const zoomTo = column.formatter === 'zoomTo'
   return {
     id: column.id,
     header: column.label,
     accessorFn: (record) => record[column.key],
-    size: zoomTo ? 64 : column.type === 'number' ? 130 : 170,
+    size: initialWidth(column),
     enableSorting: false,
     cell: (info) =>
       zoomTo ? (
