@@ -32,9 +32,9 @@ app.addHook('onClose', async () => store.close())
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' })
 const address = app.server.address()
 const port = typeof address === 'object' && address ? address.port : 0
-// Warm the records column index in the background, as main.ts serving traffic would after its first query.
+// Build the records and tile indexes right after listening, as main.ts does.
 setImmediate(() => {
-  for (const d of catalog.datasets) store.columnIndex(d.id)
+  store.warm()
   console.log(`warm ${Math.round(performance.now() - t0)}`)
 })
 console.log(`listening ${port} ${Math.round(performance.now() - t0)}`)

@@ -55,3 +55,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port, host })
 app.log.info({ dataDir, demo, startupMs: Math.round(performance.now() - started) }, 'emberline ready')
+// Build the records and tile indexes now rather than on the first requests.
+setImmediate(() => store.warm())

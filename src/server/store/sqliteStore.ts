@@ -6,6 +6,7 @@ import { filterableFields } from './catalog'
 import { ColumnIndex, type ColumnFilter } from './columnIndex'
 import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
 import { migrate } from './migrate'
+import { SpatialIndex } from './spatialIndex'
 import { aggregateZooms } from '../tiles/tilePolicy'
 import type {
   AggregateCell,
@@ -25,6 +26,8 @@ const round6 = (v: number): number => Math.round(v * 1e6) / 1e6
 /** The embedded store: one SQLite file (WAL) under the data directory. */
 export class SqliteStore implements Store {
   private readonly indexes = new Map<string, { version: number; index: ColumnIndex }>()
+  private infoStatement: Database.Statement | null = null
+  private readonly spatial = new Map<string, { version: number; index: SpatialIndex }>()
 
   constructor(
     /** The SQLite handle, for other areas' query modules under src/server/store/. */
@@ -48,10 +51,11 @@ export class SqliteStore implements Store {
   }
 
   info(id: string): DatasetInfo {
-    const row = this.db
+    this.infoStatement ??= this.db
       .prepare('SELECT version, feature_count, minx, miny, maxx, maxy FROM datasets WHERE id = ?')
       .raw()
-      .get(id) as [number, number, number | null, number | null, number | null, number | null] | undefined
+    const row = this.infoStatement.get(id) as
+      [number, number, number | null, number | null, number | null, number | null] | undefined
     if (!row) return { version: 0, count: 0, bbox: null }
     const [version, count, minx, miny, maxx, maxy] = row
     const bbox =
@@ -69,6 +73,7 @@ export class SqliteStore implements Store {
   replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): number {
     const n = replaceDataset(this.db, this.must(id), features, this.aggregateZooms(id), onProgress)
     this.indexes.delete(id)
+    this.spatial.delete(id)
     return n
   }
 
@@ -113,6 +118,24 @@ export class SqliteStore implements Store {
     return { records, total }
   }
 
+  /** The in-memory bbox index of a dataset, built on first use and after every replace. */
+  spatialIndex(id: string): SpatialIndex {
+    const version = this.info(id).version
+    const cached = this.spatial.get(id)
+    if (cached && cached.version === version) return cached.index
+    const index = SpatialIndex.build(this.db, id)
+    this.spatial.set(id, { version, index })
+    return index
+  }
+
+  /** Builds the records and tile indexes of every dataset (call after listen; blocks while it runs). */
+  warm(): void {
+    for (const d of this.catalog.datasets) {
+      this.columnIndex(d.id)
+      this.spatialIndex(d.id)
+    }
+  }
+
   featuresInBox(
     id: string,
     box: readonly [number, number, number, number],
@@ -120,28 +143,18 @@ export class SqliteStore implements Store {
     limit: number,
   ): { features: StoredFeature[]; matched: number } {
     const d = this.must(id)
-    const { features, rtree } = tableNames(id)
-    const where = 'r.minx <= ? AND r.maxx >= ? AND r.miny <= ? AND r.maxy >= ? AND r.size >= ?'
-    const args = [box[2], box[0], box[3], box[1], minSize]
-    const matched = Number(
-      this.db
-        .prepare(`SELECT count(*) FROM ${rtree} r WHERE ${where}`)
-        .pluck()
-        .get(...args),
-    )
+    const { features } = tableNames(id)
+    const hit = this.spatialIndex(id).search(box, minSize, Math.floor(limit))
+    if (hit.ids.length === 0) return { features: [], matched: hit.matched }
     const cols = d.fields.map((f) => fieldColumn(f.name))
-    const picked =
-      matched > limit
-        ? `SELECT r.id FROM ${rtree} r WHERE ${where} ORDER BY r.size DESC, r.id LIMIT ${Math.floor(limit)}`
-        : `SELECT r.id FROM ${rtree} r WHERE ${where}`
     const rows = this.db
       .prepare(
-        `SELECT f.id, f.geom${cols.map((c) => ', f.' + c).join('')} FROM (${picked}) s JOIN ${features} f ON f.id = s.id`,
+        `SELECT id, geom${cols.map((c) => ', ' + c).join('')} FROM ${features} WHERE id IN (SELECT value FROM json_each(?))`,
       )
       .raw()
-      .all(...args) as unknown[][]
+      .all(JSON.stringify(hit.ids)) as unknown[][]
     return {
-      matched,
+      matched: hit.matched,
       features: rows.map((row) => {
         const properties: Record<string, string | number | null> = {}
         d.fields.forEach((f, i) => {
