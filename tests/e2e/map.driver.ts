@@ -78,3 +78,47 @@ export async function eventually<T>(probe: () => Promise<T> | T, timeoutMs = 15_
   }
   return value
 }
+
+/**
+ * Screen position of a painted pixel of a map layer's canvases (the one nearest the map centre),
+ * or null when nothing of it is drawn.
+ */
+export function paintedPoint(page: Page, mapLayerId: string): Promise<{ x: number; y: number } | null> {
+  return page.evaluate((id) => {
+    const mapBox = document.querySelector('.el-map')?.getBoundingClientRect()
+    if (!mapBox) return null
+    const cx = mapBox.left + mapBox.width / 2
+    const cy = mapBox.top + mapBox.height / 2
+    let best: { x: number; y: number; d: number } | null = null
+    for (const canvas of document.querySelectorAll<HTMLCanvasElement>(`.el-layer-${id} canvas`)) {
+      const box = canvas.getBoundingClientRect()
+      const ctx = canvas.getContext('2d')
+      if (!ctx || canvas.width === 0 || box.width === 0) continue
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data
+      const k = canvas.width / box.width
+      for (let py = 2; py < canvas.height - 2; py += 3) {
+        for (let px = 2; px < canvas.width - 2; px += 3) {
+          if ((data[(py * canvas.width + px) * 4 + 3] ?? 0) < 200) continue
+          const x = box.left + px / k
+          const y = box.top + py / k
+          if (x < mapBox.left + 60 || x > mapBox.right - 20 || y < mapBox.top + 20 || y > mapBox.bottom - 40)
+            continue
+          const d = Math.hypot(x - cx, y - cy)
+          if (!best || d < best.d) best = { x, y, d }
+        }
+      }
+    }
+    return best ? { x: best.x, y: best.y } : null
+  }, mapLayerId)
+}
+
+/** Current map centre and zoom as the share URL carries them. */
+export function urlView(url: string): {
+  c: string | null
+  z: string | null
+  layers: string | null
+  sub: string | null
+} {
+  const p = new URL(url).searchParams
+  return { c: p.get('c'), z: p.get('z'), layers: p.get('layers'), sub: p.get('sub') }
+}

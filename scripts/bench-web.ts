@@ -1,0 +1,116 @@
+// Front-end benchmark (`npm run bench:web`): gzipped JS of the initial route and of every lazy chunk,
+// time from navigation to the first map tiles drawn, and wind-particle frames per second.
+// Needs a build (`npm run build`); starts its own server on a free port with a temp DATA_DIR.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { Page } from 'playwright-core'
+import { launchBrowser, newPage, signIn, startServer } from '../tests/e2e/support'
+
+const dist = resolve(import.meta.dirname, '../dist')
+const assets = join(dist, 'assets')
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+
+const TARGETS = { initialKb: 350, firstTilesMs: 1500, fps: 50 }
+
+function bundleFigures(): Map<string, number> {
+  const sizes = new Map<string, number>()
+  for (const name of readdirSync(assets)) if (name.endsWith('.js')) sizes.set(name, gz(join(assets, name)))
+  const rows = [...sizes.entries()].sort((a, b) => b[1] - a[1])
+  console.log('\nJS chunks (gzip -9), largest first:')
+  for (const [name, size] of rows)
+    console.log(
+      `  ${name.padEnd(48)} ${kb(size).padStart(10)}  (raw ${kb(statSync(join(assets, name)).size)})`,
+    )
+  return sizes
+}
+
+/** JS the browser loads for a route: every script response during navigation and first render. */
+async function routeJs(page: Page, url: string, sizes: Map<string, number>): Promise<number> {
+  const loaded = new Set<string>()
+  const onResponse = (r: { url(): string }) => {
+    const name = new URL(r.url()).pathname.split('/').pop() ?? ''
+    if (sizes.has(name)) loaded.add(name)
+  }
+  page.on('response', onResponse)
+  await page.goto(url)
+  await page.waitForSelector('.el-map .leaflet-tile-loaded', { timeout: 60_000 })
+  await page.waitForTimeout(1000)
+  page.off('response', onResponse)
+  return [...loaded].reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0)
+}
+
+/** ms from navigation start to the first data-layer tile drawn (raster <img> or vector canvas). */
+async function firstTiles(page: Page, url: string): Promise<number> {
+  await page.goto('about:blank')
+  await page.goto(url, { waitUntil: 'commit' })
+  const handle = await page.waitForFunction(
+    () => {
+      const tiles = document.querySelectorAll('.el-map [class*="el-layer-"] .leaflet-tile-loaded')
+      return tiles.length > 0 ? performance.now() : null
+    },
+    undefined,
+    { polling: 'raf', timeout: 60_000 },
+  )
+  return Number(await handle.jsonValue())
+}
+
+async function particleFps(
+  page: Page,
+  url: string,
+  seconds = 5,
+): Promise<{ fps: number; particles: number }> {
+  await page.goto(url)
+  await page.waitForFunction(
+    () =>
+      Number(document.querySelector<HTMLCanvasElement>('canvas.el-wind-particles')?.dataset.frames ?? 0) > 10,
+    undefined,
+    { timeout: 60_000 },
+  )
+  const frames = () =>
+    page.evaluate(() =>
+      Number(document.querySelector<HTMLCanvasElement>('canvas.el-wind-particles')?.dataset.frames ?? 0),
+    )
+  const particles = await page.evaluate(() =>
+    Number(document.querySelector<HTMLCanvasElement>('canvas.el-wind-particles')?.dataset.particles ?? 0),
+  )
+  const a = await frames()
+  const t0 = Date.now()
+  await page.waitForTimeout(seconds * 1000)
+  const b = await frames()
+  return { fps: ((b - a) * 1000) / (Date.now() - t0), particles }
+}
+
+async function main(): Promise<void> {
+  const sizes = bundleFigures()
+  const server = await startServer()
+  const browser = await launchBrowser()
+  try {
+    const page = await newPage(browser, { width: 1400, height: 900 })
+    await signIn(page, server)
+    const initial = await routeJs(page, `${server.url}/DailyWildfireRisk`, sizes)
+    const mapRoute = await routeJs(page, `${server.url}/PSPS`, sizes)
+    const runs: number[] = []
+    for (let i = 0; i < 5; i++) runs.push(await firstTiles(page, `${server.url}/PSPS`))
+    const wind = await particleFps(page, `${server.url}/PSPS?layers=wind_vectors&c=-106.2,34.6&z=7`)
+    const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target')
+    console.log('\nFigures (headless Chromium, --disable-gpu, localhost):')
+    console.log(
+      `  initial route JS (/DailyWildfireRisk, gzip): ${kb(initial)}  target ≤ ${TARGETS.initialKb} KB  ${verdict(initial / 1024 <= TARGETS.initialKb)}`,
+    )
+    console.log(`  map route JS (/PSPS, gzip):                  ${kb(mapRoute)}`)
+    console.log(
+      `  first map tiles drawn: median ${median(runs).toFixed(0)} ms of ${runs.map((r) => r.toFixed(0)).join(', ')} ms  target ≤ ${TARGETS.firstTilesMs} ms  ${verdict(median(runs) <= TARGETS.firstTilesMs)}`,
+    )
+    console.log(
+      `  wind particles: ${wind.particles} particles at ${wind.fps.toFixed(1)} fps  target ≥ ${TARGETS.fps} fps  ${verdict(wind.fps >= TARGETS.fps)}`,
+    )
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+}
+
+await main()
