@@ -166,4 +166,44 @@ describe('attribute tables', () => {
     expect(lines).toHaveLength(expected.total + 1)
     for (const line of lines.slice(1)) expect(Number(line.split(',')[0])).toBeGreaterThan(10)
   })
+
+  it('a failed request shows an error toast and keeps the rows', async () => {
+    await openTable(page, 'Historic Fires', 'fire_extent_historic')
+    await waitForIdle(page)
+    const before = await columnTexts(page, 'incident_name')
+    expect(before.length).toBeGreaterThan(0)
+    await page.route(/\/fire_extent_historic\/records\?filters=/, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"error":"unavailable","message":"try later"}',
+      }),
+    )
+    try {
+      await addFilter(page, 'fire_extent_historic', { field: 'acres', operator: 'lt', value: '5' })
+      await expect
+        .poll(() => page.locator('.bp6-toast').allInnerTexts())
+        .toContainEqual(expect.stringContaining('Could not load Historic Fires: 503 try later'))
+      await waitForIdle(page)
+      expect(await columnTexts(page, 'incident_name')).toEqual(before)
+    } finally {
+      await page.unrouteAll()
+    }
+  })
+
+  it('moves through the grid with the arrow keys', async () => {
+    await openTable(page, 'Historic Fires', 'fire_extent_historic')
+    await waitForIdle(page)
+    await page.locator('.emberline-table-grid th[data-cell="-1:0"]').focus()
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowRight')
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-cell')))
+      .toBe('1:1')
+    await page.keyboard.press('Control+Home')
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-cell')))
+      .toBe('-1:0')
+  })
 })
