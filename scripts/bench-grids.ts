@@ -64,6 +64,7 @@ function tilesFor(n: number, minzoom: number, maxzoom: number): [number, number,
 
 const cold: number[] = []
 const warm: number[] = []
+const cpu = { cold: 0, warm: 0 }
 let bytes = 0
 let empty = 0
 for (const source of gridCatalog().rasterSources) {
@@ -76,6 +77,7 @@ for (const source of gridCatalog().rasterSources) {
     headers: { authorization: `Bearer ${token}` },
   })
   for (const pass of [cold, warm]) {
+    const cpuStart = process.cpuUsage()
     for (const [z, x, y] of tiles) {
       t = performance.now()
       const res = await app.inject({
@@ -88,7 +90,16 @@ for (const source of gridCatalog().rasterSources) {
         if (res.statusCode === 204) empty++
       }
     }
+    const used = process.cpuUsage(cpuStart)
+    cpu[pass === cold ? 'cold' : 'warm'] += (used.user + used.system) / 1000
   }
+}
+// Framework baseline: the same inject pipeline (auth hook included) on a trivial route.
+const health: number[] = []
+for (let i = 0; i < 200; i++) {
+  t = performance.now()
+  await app.inject({ url: '/api/health' })
+  health.push(performance.now() - t)
 }
 await app.close()
 fs.rmSync(dir, { recursive: true, force: true })
@@ -99,6 +110,11 @@ console.log(
   `PNG tiles cold   : ${fmt(cold)}  avg ${(bytes / Math.max(1, cold.length - empty) / 1024).toFixed(1)} KB, ${empty} empty (204)`,
 )
 console.log(`PNG tiles repeat : ${fmt(warm)}`)
+console.log(
+  `CPU time per tile: cold ${(cpu.cold / cold.length).toFixed(2)} ms, repeat ${(cpu.warm / warm.length).toFixed(2)} ms ` +
+    `(wall times above include waiting for a CPU on a loaded machine)`,
+)
+console.log(`baseline GET /api/health via inject: ${fmt(health)}`)
 console.log(
   `targets: cold p95 ≤ 30 ms, repeat ≤ 2 ms, machine load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
 )

@@ -11,17 +11,29 @@ export interface WindowSettings {
 
 const HOUR_MS = 3_600_000
 
+const formats = new Map<string, Intl.DateTimeFormat>()
+
+/** One formatter per zone: building an Intl.DateTimeFormat costs far more than using one. */
+function formatFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formats.get(timeZone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+    formats.set(timeZone, f)
+  }
+  return f
+}
+
 /** The wall-clock parts of an instant in a time zone. */
 function zonedParts(at: Date, timeZone: string): { y: number; m: number; d: number; h: number; min: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(at)
+  const parts = formatFor(timeZone).formatToParts(at)
   const get = (t: string): number => Number(parts.find((p) => p.type === t)?.value)
   return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), min: get('minute') }
 }
