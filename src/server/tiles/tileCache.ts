@@ -75,7 +75,7 @@ export class TileCache {
         return empty
       }
       const raw = Buffer.from(tile.pbf.buffer, tile.pbf.byteOffset, tile.pbf.byteLength)
-      const gz = await gzip(raw, { level: 6 })
+      const gz = await gzip(raw, { level: 1 })
       if (gz.length > this.options.maxGzipBytes && scale > 1 / 1024) {
         scale /= 2
         continue
