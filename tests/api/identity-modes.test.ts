@@ -40,11 +40,11 @@ describe('edge paths of the bundled provider', () => {
   })
 
   it('answers 502 in the Stytch shape when the SMS gateway fails', async () => {
-    const ist = login().then((r) => r.json()) as Promise<{ data: { intermediate_session_token: string } }>
+    const ist = (await login()).json() as { data: { intermediate_session_token: string } }
     const res = await post('/b2b/otps/sms/send', {
       organization_id: t.ctx.settings.organizationId,
       member_id: t.memberId,
-      intermediate_session_token: (await ist).data.intermediate_session_token,
+      intermediate_session_token: ist.data.intermediate_session_token,
     })
     expect(res.statusCode).toBe(502)
     expect(res.json()).toMatchObject({ status_code: 502, error_type: 'delivery_failed' })
