@@ -67,7 +67,13 @@ export async function chartFacts(page: Page) {
     const line = document.querySelector('.apexcharts-line-series')
     return Boolean(band && line && band.compareDocumentPosition(line) & Node.DOCUMENT_POSITION_FOLLOWING)
   })
+  const axisLabels = (group: string) =>
+    page.$$eval(`${group} text > tspan`, (nodes) =>
+      nodes.map((n) => (n.textContent ?? '').trim()).filter(Boolean),
+    )
   return {
+    xLabels: await axisLabels('.apexcharts-xaxis-texts-g'),
+    yLabels: await axisLabels('.apexcharts-yaxis-texts-g'),
     bandBehindLine,
     title: await page.textContent(riskSelectors.title),
     yAxisTitle: await page.textContent(riskSelectors.yAxisTitle),

@@ -44,6 +44,9 @@ describe('Daily Wildfire Risk', () => {
     expect(facts.yAxisTitle).toBe('Max Risk Score Across Mesa HFA')
     expect(facts.bands).toEqual([appConfig.chart.band.color])
     expect(facts.bandBehindLine).toBe(true)
+    expect(facts.yLabels).toEqual(['1.0', '0.8', '0.6', '0.4', '0.2', '0.0'])
+    expect(facts.xLabels.length).toBeGreaterThan(1)
+    expect(facts.xLabels.length).toBeLessThanOrEqual(appConfig.chart.xAxis.tickAmount)
     expect(facts.lines).toHaveLength(knownCrossings)
     for (const line of facts.lines) {
       expect(line).toEqual({ dash: '5', width: '1', stroke: 'rgba(255, 255, 255, 0.502)' })
