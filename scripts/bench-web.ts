@@ -27,19 +27,15 @@ function bundleFigures(): Map<string, number> {
   return sizes
 }
 
-/** JS the browser loads for a route: every script response during navigation and first render. */
+/** JS a route needs: every script in the page's resource timing after navigation and first map tiles. */
 async function routeJs(page: Page, url: string, sizes: Map<string, number>): Promise<number> {
-  const loaded = new Set<string>()
-  const onResponse = (r: { url(): string }) => {
-    const name = new URL(r.url()).pathname.split('/').pop() ?? ''
-    if (sizes.has(name)) loaded.add(name)
-  }
-  page.on('response', onResponse)
   await page.goto(url)
   await page.waitForSelector('.el-map .leaflet-tile-loaded', { timeout: 60_000 })
   await page.waitForTimeout(1000)
-  page.off('response', onResponse)
-  return [...loaded].reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0)
+  const names = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.split('/').pop() ?? ''),
+  )
+  return [...new Set(names)].reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0)
 }
 
 /** ms from navigation start to the first data-layer tile drawn (raster <img> or vector canvas). */

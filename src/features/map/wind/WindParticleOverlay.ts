@@ -13,6 +13,8 @@ export interface ParticleOptions {
 
 const MAX_AGE = 90
 const STEP_PX = 2.5
+/** Screen cell (px) of the velocity grid sampled once per view, so frames never touch map projection. */
+const CELL_PX = 4
 
 /** Our own animated wind particle layer: a canvas over the map, particles advected through the wind field. */
 export class WindParticleOverlay extends L.Layer {
@@ -22,6 +24,9 @@ export class WindParticleOverlay extends L.Layer {
   private xs: Float32Array
   private ys: Float32Array
   private ages: Uint16Array
+  private gridU = new Float32Array(0)
+  private gridV = new Float32Array(0)
+  private gridCols = 0
   /** Frames drawn since added (read by the web benchmark). */
   frames = 0
 
@@ -75,9 +80,30 @@ export class WindParticleOverlay extends L.Layer {
     canvas.width = size.x
     canvas.height = size.y
     L.DomUtil.setPosition(canvas, map.containerPointToLayerPoint([0, 0]))
+    this.sampleGrid(map, size)
     for (let i = 0; i < this.opts.count; i++) this.respawn(i, size, true)
     this.running = true
     this.frame = requestAnimationFrame(() => this.tick())
+  }
+
+  /** Wind at the centre of every CELL_PX screen cell of the current view (NaN outside the field). */
+  private sampleGrid(map: L.Map, size: L.Point): void {
+    const cols = Math.ceil(size.x / CELL_PX)
+    const rows = Math.ceil(size.y / CELL_PX)
+    this.gridCols = cols
+    this.gridU = new Float32Array(cols * rows)
+    this.gridV = new Float32Array(cols * rows)
+    const p = L.point(0, 0)
+    for (let j = 0; j < rows; j++) {
+      for (let i = 0; i < cols; i++) {
+        p.x = (i + 0.5) * CELL_PX
+        p.y = (j + 0.5) * CELL_PX
+        const ll = map.containerPointToLatLng(p)
+        const uv = this.field.sample(ll.lng, ll.lat)
+        this.gridU[j * cols + i] = uv ? uv[0] : NaN
+        this.gridV[j * cols + i] = uv ? uv[1] : NaN
+      }
+    }
   }
 
   private respawn(i: number, size: L.Point, randomAge: boolean): void {
@@ -87,9 +113,8 @@ export class WindParticleOverlay extends L.Layer {
   }
 
   private tick(): void {
-    const map = this._map
     const ctx = this.canvas?.getContext('2d')
-    if (!this.running || !map || !ctx || !this.canvas) return
+    if (!this.running || !ctx || !this.canvas) return
     const { width, height } = this.canvas
     const size = L.point(width, height)
     ctx.globalCompositeOperation = 'destination-in'
@@ -98,24 +123,23 @@ export class WindParticleOverlay extends L.Layer {
     ctx.globalCompositeOperation = 'source-over'
     ctx.lineWidth = 1.2
     const buckets = this.opts.colors.map(() => new Path2D())
-    const p = L.point(0, 0)
     for (let i = 0; i < this.opts.count; i++) {
       const x = this.xs[i] ?? 0
       const y = this.ys[i] ?? 0
-      p.x = x
-      p.y = y
-      const ll = map.containerPointToLatLng(p)
-      const uv = this.field.sample(ll.lng, ll.lat)
+      const cell = Math.floor(y / CELL_PX) * this.gridCols + Math.floor(x / CELL_PX)
+      const u = this.gridU[cell] ?? NaN
+      const v = this.gridV[cell] ?? NaN
       const age = (this.ages[i] ?? 0) + 1
-      if (!uv || age > MAX_AGE) {
+      const outside = x < 0 || y < 0 || x >= width || y >= height
+      if (outside || Number.isNaN(u) || Number.isNaN(v) || age > MAX_AGE) {
         this.respawn(i, size, false)
         continue
       }
-      const speed = Math.hypot(uv[0], uv[1])
+      const speed = Math.hypot(u, v)
       const k =
         speed === 0 ? 0 : (Math.min(speed, this.opts.maxSpeed) / this.opts.maxSpeed) * (STEP_PX / speed)
-      const nx = x + uv[0] * k
-      const ny = y - uv[1] * k
+      const nx = x + u * k
+      const ny = y - v * k
       const path = buckets[speedBucket(speed, this.opts.stepMph, this.opts.maxMph)]
       path?.moveTo(x, y)
       path?.lineTo(nx, ny)
