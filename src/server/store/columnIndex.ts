@@ -71,45 +71,56 @@ export class ColumnIndex {
 
   /** Ids of rows [offset, offset+limit) among those matching every filter, and how many match. */
   query(filters: readonly ColumnFilter[], limit: number, offset: number): { ids: number[]; total: number } {
-    const tests = filters.map((f) => this.predicate(f))
     const n = this.ids.length
+    // One tight, monomorphic loop per filter narrowing a match mask, then one pass for page + total.
+    const mask = new Uint8Array(n).fill(1)
+    for (const f of filters) this.narrow(f, mask)
     const out: number[] = []
     let total = 0
-    outer: for (let i = 0; i < n; i++) {
-      for (let t = 0; t < tests.length; t++) if (!(tests[t] as (i: number) => boolean)(i)) continue outer
+    for (let i = 0; i < n; i++) {
+      if (mask[i] === 0) continue
       if (total >= offset && out.length < limit) out.push(this.ids[i] as number)
       total += 1
     }
     return { ids: out, total }
   }
 
-  private predicate(f: ColumnFilter): (i: number) => boolean {
+  private narrow(f: ColumnFilter, mask: Uint8Array): void {
     const col = this.columns.get(f.field)
     if (!col) throw new Error(`column ${f.field} is not indexed`)
+    const n = mask.length
     if (f.op === 'contains') {
       if (col.kind !== 'text') throw new Error(`column ${f.field} is numeric`)
       const needle = f.value.toLowerCase()
       const hit = new Uint8Array(col.dict.length)
       col.dict.forEach((s, c) => (hit[c] = s.includes(needle) ? 1 : 0))
       const codes = col.codes
-      return (i) => hit[codes[i] as number] === 1
+      for (let i = 0; i < n; i++) if (hit[codes[i] as number] === 0) mask[i] = 0
+      return
     }
     if (col.kind !== 'number') throw new Error(`column ${f.field} is text`)
     const v = col.values
     const x = f.value
+    // NaN (missing) fails every comparison below, so missing values never match.
     switch (f.op) {
       case 'eq':
-        return (i) => v[i] === x
+        for (let i = 0; i < n; i++) if (!(v[i] === x)) mask[i] = 0
+        return
       case 'neq':
-        return (i) => v[i] !== x && !Number.isNaN(v[i])
+        for (let i = 0; i < n; i++) if (!((v[i] as number) < x || (v[i] as number) > x)) mask[i] = 0
+        return
       case 'gt':
-        return (i) => (v[i] as number) > x
+        for (let i = 0; i < n; i++) if (!((v[i] as number) > x)) mask[i] = 0
+        return
       case 'gte':
-        return (i) => (v[i] as number) >= x
+        for (let i = 0; i < n; i++) if (!((v[i] as number) >= x)) mask[i] = 0
+        return
       case 'lt':
-        return (i) => (v[i] as number) < x
+        for (let i = 0; i < n; i++) if (!((v[i] as number) < x)) mask[i] = 0
+        return
       case 'lte':
-        return (i) => (v[i] as number) <= x
+        for (let i = 0; i < n; i++) if (!((v[i] as number) <= x)) mask[i] = 0
+        return
     }
   }
 }
