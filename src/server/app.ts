@@ -14,6 +14,7 @@ import type { TileCache } from './tiles/tileCache'
 import { tileRoutes } from './tiles/tileRoutes'
 import { preferencesRoutes } from './preferences'
 import { identityPlugin } from './identity'
+import { basemapPlugin } from './basemap/basemapPlugin'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,6 +92,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(preferencesRoutes, {})
   await app.register(identityPlugin, {})
   await app.register(gridRoutes, { demo: opts.demo })
+  await app.register(basemapPlugin)
 
   await registerStatic(app, opts.staticDir)
   return app
