@@ -42,7 +42,7 @@ beforeAll(async () => {
   page = await newPage(browser, { width: 1400, height: 900 })
   requests = recordRequests(page)
   page.on('response', async (r: Response) => {
-    if (r.status() === 200 && new URL(r.url()).pathname.startsWith('/api/tiles/'))
+    if (r.status() === 200 && /^\/api\/(tiles|basemap)\//.test(new URL(r.url()).pathname))
       okTiles.push(new URL(r.url()).pathname)
   })
   await signIn(page, server, { path: '/PSPS' })
@@ -69,6 +69,10 @@ describe('map screen', () => {
       wanted.push(new RegExp(`^${tilePrefix(id)}\\d+/\\d+/\\d+`))
     for (const re of wanted)
       expect(await eventually(() => requests.some((u) => re.test(u))), String(re)).toBe(true)
+    expect(
+      await eventually(() => okTiles.some((u) => u.startsWith('/api/basemap/'))),
+      'basemap tiles 200',
+    ).toBe(true)
     expect(await eventually(async () => (await paintedPixels(page, 'psps_score')) > 0)).toBe(true)
     expect(await eventually(async () => (await paintedPixels(page, 'distribution_lines')) > 0)).toBe(true)
     expect(await page.locator('.leaflet-control-scale').count()).toBe(1)
