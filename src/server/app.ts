@@ -43,12 +43,14 @@ export interface AppOptions {
   store?: SqliteStore
   /** Built web app to serve with SPA fallback (e.g. dist/). */
   staticDir?: string
+  /** Trust X-Forwarded-* from a reverse proxy (off by default: clients could spoof their IP). */
+  trustProxy?: boolean
 }
 
 /** Builds the one Fastify app: data API, tiles, health/meta, static web app. No port is opened. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const settings = serverSettings()
-  const app = Fastify({ logger: opts.logger ?? false, trustProxy: true })
+  const app = Fastify({ logger: opts.logger ?? false, trustProxy: opts.trustProxy ?? false })
   const store = opts.store ?? openStore(opts.dataDir, opts.catalog ?? defaultCatalog())
   if (!opts.store) app.addHook('onClose', async () => store.close())
   app.decorate('store', store)

@@ -30,7 +30,14 @@ const app = await buildApp({
   dataDir,
   demo,
   store,
-  logger: { level: env.LOG_LEVEL ?? 'info' },
+  logger: {
+    level: env.LOG_LEVEL ?? 'info',
+    // Query strings can carry one-time tokens (password-reset links): log paths only.
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }),
+    },
+  },
+  trustProxy: /^(1|true|on|yes)$/i.test(env.TRUST_PROXY ?? ''),
   staticDir: env.STATIC_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
 })
 app.addHook('onClose', async () => store.close())
