@@ -14,10 +14,13 @@ export function PreferencesSection({
   onSaved: (next: MemberPreferences) => void
 }) {
   const [saving, setSaving] = useState<string | null>(null)
+  // The choice being saved shows at once; it reverts if saving fails.
+  const [pending, setPending] = useState<{ id: string; value: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
 
   async function choose(id: string, value: string) {
     setSaving(id)
+    setPending({ id, value })
     setError(null)
     try {
       onSaved(await savePreferences({ [id]: value }))
@@ -25,6 +28,7 @@ export function PreferencesSection({
       setError(failure instanceof Error ? failure.message : String(failure))
     } finally {
       setSaving(null)
+      setPending(null)
     }
   }
 
@@ -45,7 +49,11 @@ export function PreferencesSection({
                 </>
               }
               disabled={saving !== null}
-              selectedValue={preferences.value[definition.id] ?? definition.default}
+              selectedValue={
+                pending?.id === definition.id
+                  ? pending.value
+                  : (preferences.value[definition.id] ?? definition.default)
+              }
               onChange={(event) => void choose(definition.id, event.currentTarget.value)}
             >
               {definition.options.map((option) => (
