@@ -135,6 +135,8 @@ describe('logout', () => {
     await second.waitForSelector('.emberline-topbar')
     await signOut(first)
     await second.waitForURL((url) => url.pathname === '/login/Authenticate', { timeout: 20_000 })
+    // The tab reloads on the change to no session (spec §4): wait for the form to render again.
+    await second.waitForSelector('input[name="email"]', { timeout: 20_000 })
     expect(await second.locator('input[name="email"]').count()).toBe(1)
     await context.close()
   })
