@@ -1,3 +1,5 @@
+import { zonedInstant as sharedZonedInstant, zonedParts } from '../../shared/time/zonedInstant'
+
 /** The hourly forecast window of the gridded fields: when it starts and which hour is "now". */
 export interface WindowSettings {
   demo: boolean
@@ -11,43 +13,10 @@ export interface WindowSettings {
 
 const HOUR_MS = 3_600_000
 
-const formats = new Map<string, Intl.DateTimeFormat>()
-
-/** One formatter per zone: building an Intl.DateTimeFormat costs far more than using one. */
-function formatFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formats.get(timeZone)
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-    formats.set(timeZone, f)
-  }
-  return f
-}
-
-/** The wall-clock parts of an instant in a time zone. */
-function zonedParts(at: Date, timeZone: string): { y: number; m: number; d: number; h: number; min: number } {
-  const parts = formatFor(timeZone).formatToParts(at)
-  const get = (t: string): number => Number(parts.find((p) => p.type === t)?.value)
-  return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), min: get('minute') }
-}
-
 /** The instant of a local date and hour in a time zone (DST-safe for whole hours). */
 export function zonedInstant(y: number, m: number, d: number, hour: number, timeZone: string): Date {
-  const guess = Date.UTC(y, m - 1, d, hour)
-  const local = (t: number): number => {
-    const p = zonedParts(new Date(t), timeZone)
-    return Date.UTC(p.y, p.m - 1, p.d, p.h, p.min)
-  }
-  let t = guess - (local(guess) - guess)
-  t = guess - (local(t) - t)
-  return new Date(t)
+  const date = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
+  return new Date(sharedZonedInstant(date, hour, timeZone))
 }
 
 /**

@@ -18,6 +18,16 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
   return f
 }
 
+/** The wall-clock parts of an instant in a time zone. */
+export function zonedParts(
+  at: Date,
+  timeZone: string,
+): { y: number; m: number; d: number; h: number; min: number } {
+  const parts = formatFor(timeZone).formatToParts(at)
+  const get = (t: string): number => Number(parts.find((p) => p.type === t)?.value ?? 0)
+  return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), min: get('minute') }
+}
+
 /** Offset (ms) of a time zone from UTC at an instant, via Intl (no tz database of our own). */
 export function zoneOffsetMs(instant: number, timeZone: string): number {
   const parts = formatFor(timeZone).formatToParts(new Date(instant))
