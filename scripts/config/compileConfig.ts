@@ -1,10 +1,11 @@
 import path from 'node:path'
-import type { AppConfig, LayersConfig, TablesConfig, ThemeConfig } from '../../src/generated/types'
+import type { AppConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from '../../src/generated/types'
 import { buildIndex } from './catalogueIndex'
 import { checkApp, checkAppReferences, checkTheme } from './checkApp'
 import { checkCatalogue } from './checkCatalogue'
 import { CheckContext } from './checkContext'
 import { checkMapLayers } from './checkMapLayers'
+import { checkOperations } from './checkOperations'
 import { checkSidebar } from './checkSidebar'
 import { checkTables } from './checkTables'
 import { sortProblems, type Problem } from './problem'
@@ -17,6 +18,7 @@ export interface CompiledConfig {
   layers: LayersConfig
   tables: TablesConfig
   theme: ThemeConfig
+  operations: OperationsConfig
 }
 
 export type CompileResult = { ok: true; errors: []; config: CompiledConfig } | { ok: false; errors: Problem[]; config?: undefined }
@@ -24,7 +26,7 @@ export type CompileResult = { ok: true; errors: []; config: CompiledConfig } | {
 export const defaultConfigDir = path.resolve(import.meta.dirname, '../../config')
 
 /**
- * Parses config/{app,layers,tables,theme}.yaml, validates each against its JSON Schema (all errors),
+ * Parses config/{app,layers,tables,theme,operations}.yaml, validates each against its JSON Schema (all errors),
  * then — once every file matches its schema — checks the references between them.
  * Never throws for bad input: every problem comes back located as file:line:col.
  */
@@ -41,15 +43,16 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
     errors.push(...schemaErrors)
     if (schemaErrors.length === 0) sources[name] = loaded.source
   }
-  const { app, layers, tables, theme } = sources
-  if (errors.length > 0 || !app || !layers || !tables || !theme) return { ok: false, errors: sortProblems(errors) }
+  const { app, layers, tables, theme, operations } = sources
+  if (errors.length > 0 || !app || !layers || !tables || !theme || !operations) return { ok: false, errors: sortProblems(errors) }
   const config: CompiledConfig = {
     app: app.data as AppConfig,
     layers: layers.data as LayersConfig,
     tables: tables.data as TablesConfig,
     theme: theme.data as ThemeConfig,
+    operations: operations.data as OperationsConfig,
   }
-  const ctx = new CheckContext({ app, layers, tables, theme })
+  const ctx = new CheckContext({ app, layers, tables, theme, operations })
   const ix = buildIndex(ctx, config.app, config.layers, config.tables, config.theme)
   checkCatalogue(ix)
   checkMapLayers(ix)
@@ -58,6 +61,7 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
   checkApp(ix)
   checkAppReferences(ix)
   checkTheme(ix)
+  checkOperations(ix, config.operations)
   if (ctx.problems.length > 0) return { ok: false, errors: sortProblems(ctx.problems) }
   return { ok: true, errors: [], config }
 }

@@ -54,7 +54,7 @@ export function readonlyDeclarations(ts: string): string {
     .join('\n')
 }
 
-/** TypeScript declarations for all four config files, generated from schema/*.schema.json. */
+/** TypeScript declarations for all config files, generated from schema/*.schema.json. */
 export async function generateTypes(): Promise<string> {
   const parts: string[] = []
   for (const name of CONFIG_FILES) {

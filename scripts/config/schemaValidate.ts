@@ -7,7 +7,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import type { PathSegment, Problem } from './problem'
 import type { YamlSource } from './yamlSource'
 
-export const CONFIG_FILES = ['app', 'layers', 'tables', 'theme'] as const
+export const CONFIG_FILES = ['app', 'layers', 'tables', 'theme', 'operations'] as const
 export type ConfigName = (typeof CONFIG_FILES)[number]
 
 export const schemaDir = path.resolve(import.meta.dirname, '../../schema')

@@ -65,11 +65,12 @@ describe('compileConfig problems', () => {
     expect(messages).toEqual(['file is empty: expected a mapping of top-level keys', 'expected a mapping of top-level keys at the top of the file'])
   })
 
-  it('reports a missing config directory as four missing files', () => {
+  it('reports a missing config directory as five missing files', () => {
     const result = compileConfig(path.join(os.tmpdir(), 'emberline-no-such-dir'))
     expect(result.errors.map((p) => `${path.basename(p.file)} ${p.message}`)).toEqual([
       'app.yaml file not found',
       'layers.yaml file not found',
+      'operations.yaml file not found',
       'tables.yaml file not found',
       'theme.yaml file not found',
     ])

@@ -55,6 +55,8 @@ export interface Store {
     minSize: number,
     limit: number,
   ): { features: StoredFeature[]; matched: number }
+  /** Every feature of a dataset in id order (for whole-dataset analyses such as the alert rules). */
+  allFeatures(id: string): StoredFeature[]
   cells(id: string, zoom: number, x: number, y: number): AggregateCell[]
   series(name: string): SeriesPoint[]
   replaceSeries(name: string, points: readonly SeriesPoint[]): void

@@ -153,17 +153,17 @@ export class SqliteStore implements Store {
       )
       .raw()
       .all(JSON.stringify(hit.ids)) as unknown[][]
-    return {
-      matched: hit.matched,
-      features: rows.map((row) => {
-        const properties: Record<string, string | number | null> = {}
-        d.fields.forEach((f, i) => {
-          const v = row[i + 2]
-          properties[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
-        })
-        return { id: Number(row[0]), geom: row[1] as Uint8Array, properties }
-      }),
-    }
+    return { matched: hit.matched, features: rows.map((row) => storedFeature(d, row)) }
+  }
+
+  allFeatures(id: string): StoredFeature[] {
+    const d = this.must(id)
+    const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
+    const rows = this.db
+      .prepare(`SELECT id, geom${cols} FROM ${tableNames(id).features} ORDER BY id`)
+      .raw()
+      .all() as unknown[][]
+    return rows.map((row) => storedFeature(d, row))
   }
 
   cells(id: string, zoom: number, x: number, y: number): AggregateCell[] {
@@ -205,6 +205,16 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.db.open) this.db.close()
   }
+}
+
+/** A feature row `id, geom, <fields…>` as the tile builder and analyses read it. */
+function storedFeature(d: DatasetDef, row: unknown[]): StoredFeature {
+  const properties: Record<string, string | number | null> = {}
+  d.fields.forEach((f, i) => {
+    const v = row[i + 2]
+    properties[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
+  })
+  return { id: Number(row[0]), geom: row[1] as Uint8Array, properties }
 }
 
 /** Opens (creating if needed) the store in `dataDir`: WAL, migrations, one table pair per dataset. */

@@ -1,0 +1,104 @@
+import type { AlertRuleSide, MitigationSettings, OperationsConfig, PlanningSettings, PspsRollupSettings } from '../../src/generated/types'
+import type { CatalogueIndex } from './catalogueIndex'
+import type { PathSegment } from './problem'
+
+const O = 'operations'
+type FieldType = 'string' | 'number' | 'date'
+
+/** Field types of a dataset, or undefined (and a reported problem) when the dataset is unknown. */
+function datasetFields(ix: CatalogueIndex, at: PathSegment[], id: string): Map<string, FieldType> | undefined {
+  if (!ix.ctx.ref(O, at, id, ix.datasets, 'dataset', 'not in config/layers.yaml datasets')) return undefined
+  const ds = ix.datasets.get(id)
+  return ds ? new Map(ds.fields.map((f) => [f.name, f.type as FieldType])) : undefined
+}
+
+/** Reports `field` unless the dataset has it (with one of `types`, when given). */
+function checkField(
+  ix: CatalogueIndex,
+  fields: Map<string, FieldType>,
+  dataset: string,
+  at: PathSegment[],
+  field: string,
+  types?: FieldType[],
+): void {
+  const type = fields.get(field)
+  if (type === undefined) ix.ctx.report(O, at, `'${field}' is not a field of dataset '${dataset}'`)
+  else if (types && !types.includes(type)) ix.ctx.report(O, at, `'${field}' is a ${type} field; expected ${types.join(' or ')}`)
+}
+
+function checkSide(ix: CatalogueIndex, side: AlertRuleSide, at: PathSegment[]): void {
+  const fields = datasetFields(ix, [...at, 'dataset'], side.dataset)
+  if (side.maxAgeHours !== undefined && side.time === undefined) ix.ctx.report(O, [...at, 'maxAgeHours'], `maxAgeHours needs 'time' (the date field the age is measured from)`)
+  if (!fields) return
+  checkField(ix, fields, side.dataset, [...at, 'label'], side.label)
+  if (side.time !== undefined) checkField(ix, fields, side.dataset, [...at, 'time'], side.time, ['date'])
+  side.where?.forEach((c, k) => {
+    const type = fields.get(c.field)
+    checkField(ix, fields, side.dataset, [...at, 'where', k, 'field'], c.field)
+    if (type === undefined) return
+    const numeric = type === 'number'
+    if (numeric && (c.op === 'contains' || typeof c.value !== 'number'))
+      ix.ctx.report(O, [...at, 'where', k], `'${c.field}' is a number field: use eq, neq, gt, gte, lt or lte with a number`)
+    if (!numeric && (!['eq', 'neq', 'contains'].includes(c.op) || typeof c.value !== 'string'))
+      ix.ctx.report(O, [...at, 'where', k], `'${c.field}' is a ${type} field: use eq, neq or contains with a string`)
+  })
+}
+
+/** config/operations.yaml: datasets, fields, grids, severities and colours it refers to. */
+export function checkOperations(ix: CatalogueIndex, ops: OperationsConfig): void {
+  const severities = ix.ctx.indexById(O, ops.alerts.severities, ['alerts', 'severities'], 'severity')
+  ops.alerts.severities.forEach((s, i) => ix.color(O, ['alerts', 'severities', i, 'color'], s.color))
+  ix.ctx.indexById(O, ops.alerts.rules, ['alerts', 'rules'], 'rule')
+  ops.alerts.rules.forEach((rule, i) => {
+    const at = ['alerts', 'rules', i]
+    ix.ctx.ref(O, [...at, 'severity'], rule.severity, severities, 'severity', 'not in alerts.severities')
+    checkSide(ix, rule.hazard, [...at, 'hazard'])
+    checkSide(ix, rule.asset, [...at, 'asset'])
+  })
+
+  if (ops.psps) checkPsps(ix, ops.psps)
+  if (ops.planning) checkPlanning(ix, ops.planning)
+  if (ops.mitigation) checkMitigation(ix, ops.mitigation)
+}
+
+function checkPsps(ix: CatalogueIndex, psps: PspsRollupSettings): void {
+  const pspsFields = datasetFields(ix, ['psps', 'dataset'], psps.dataset)
+  if (pspsFields) {
+    const f = (key: string, types?: FieldType[]) => (field: string) => checkField(ix, pspsFields, psps.dataset, ['psps', key], field, types)
+    f('key')(psps.key)
+    f('windowStart', ['date'])(psps.windowStart)
+    f('windowEnd', ['date'])(psps.windowEnd)
+    f('gust', ['number'])(psps.gust)
+    f('threshold', ['number'])(psps.threshold)
+    psps.columns.forEach((c, j) => {
+      checkField(ix, pspsFields, psps.dataset, ['psps', 'columns', j, 'field'], c.field, c.total ? ['number'] : undefined)
+    })
+  }
+
+}
+
+function checkPlanning(ix: CatalogueIndex, plan: PlanningSettings): void {
+  const planFields = datasetFields(ix, ['planning', 'dataset'], plan.dataset)
+  if (planFields) {
+    checkField(ix, planFields, plan.dataset, ['planning', 'key'], plan.key)
+    checkField(ix, planFields, plan.dataset, ['planning', 'threshold'], plan.threshold, ['number'])
+    checkField(ix, planFields, plan.dataset, ['planning', 'customers'], plan.customers, ['number'])
+  }
+  if (ix.ctx.ref(O, ['planning', 'gustGrid'], plan.gustGrid, ix.grids, 'grid', 'not in config/layers.yaml grids')) {
+    const hourly = ix.grids.get(plan.gustGrid)?.hourly
+    if (hourly === undefined) ix.ctx.report(O, ['planning', 'gustGrid'], `grid '${plan.gustGrid}' is not hourly`)
+    else if (plan.hours > hourly) ix.ctx.report(O, ['planning', 'hours'], `grid '${plan.gustGrid}' has ${hourly} hours; hours must be at most ${hourly}`)
+  }
+
+}
+
+function checkMitigation(ix: CatalogueIndex, mit: MitigationSettings): void {
+  const mitFields = datasetFields(ix, ['mitigation', 'dataset'], mit.dataset)
+  ix.ctx.indexById(O, mit.consequence, ['mitigation', 'consequence'], 'factor')
+  if (mitFields) {
+    checkField(ix, mitFields, mit.dataset, ['mitigation', 'key'], mit.key)
+    checkField(ix, mitFields, mit.dataset, ['mitigation', 'risk', 'field'], mit.risk.field, ['number'])
+    mit.consequence.forEach((c, j) => checkField(ix, mitFields, mit.dataset, ['mitigation', 'consequence', j, 'field'], c.field, ['number']))
+  }
+  if (mit.consequence.every((c) => c.weight === 0)) ix.ctx.report(O, ['mitigation', 'consequence'], 'at least one consequence weight must be above 0')
+}
