@@ -13,10 +13,10 @@ const screenSources: Record<string, ScreenSource> = {
   '/documentation': { feature: 'docs', exportName: 'DocumentationScreen' },
   '/help': { feature: 'docs', exportName: 'HelpScreen' },
   '/settings': { feature: 'settings', exportName: 'SettingsScreen' },
-  '/alerts': { feature: 'map', exportName: 'MapScreen' },
-  '/psps': { feature: 'map', exportName: 'MapScreen' },
-  '/planningmode': { feature: 'map', exportName: 'MapScreen' },
-  '/mitigationanalysis': { feature: 'map', exportName: 'MapScreen' },
+  '/alerts': { feature: 'operations', exportName: 'AlertsScreen' },
+  '/psps': { feature: 'operations', exportName: 'PspsScreen' },
+  '/planningmode': { feature: 'operations', exportName: 'PlanningModeScreen' },
+  '/mitigationanalysis': { feature: 'operations', exportName: 'MitigationAnalysisScreen' },
   '/login/authenticate': { feature: 'auth', exportName: 'LoginScreen' },
   '/login/reset': { feature: 'auth', exportName: 'ResetScreen' },
 }
@@ -24,7 +24,7 @@ const screenSources: Record<string, ScreenSource> = {
 // The screens' feature entry points (the features named above), each in its own lazily loaded
 // chunk. A feature that does not exist yet simply has no entry here, so the app still builds.
 const featureModules = import.meta.glob<Record<string, unknown>>(
-  '../../features/{risk,docs,settings,map,auth}/index.ts',
+  '../../features/{risk,docs,settings,map,auth,operations}/index.ts',
 )
 
 export type ScreenLoader = () => Promise<ComponentType | null>

@@ -1,0 +1,6 @@
+import { MapScreen } from '../../map'
+
+/** The map screen; its route panel is being built (issue 10). */
+export function AlertsScreen() {
+  return <MapScreen />
+}
