@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { appConfig, layersConfig, tablesConfig } from '../../generated/config'
+import { appConfig, layersConfig, operationsConfig, tablesConfig } from '../../generated/config'
 import type { LayersConfig } from '../../generated/types'
 import { DocumentationScreen } from './DocumentationScreen'
 
@@ -13,6 +13,12 @@ describe('DocumentationScreen', () => {
     }
     expect(html).toContain('How to read PSPS')
     expect(html).toContain('Medium-High')
+  })
+
+  it('documents the operations views from config/operations.yaml', () => {
+    const html = renderToStaticMarkup(<DocumentationScreen />)
+    expect(html).toContain('Operations views')
+    for (const rule of operationsConfig.alerts.rules) expect(html).toContain(`data-rule-id="${rule.id}"`)
   })
 
   it('shows a layer that exists only in the given config', () => {

@@ -2,12 +2,15 @@ import { H1, H2, HTMLTable } from '@blueprintjs/core'
 import { useMemo } from 'react'
 import { buildDocumentation, type DocumentationSources } from './buildDocumentation'
 import { LayerDoc } from './LayerDoc'
+import { OperationsDoc } from './OperationsDoc'
+import { buildOperationsDoc } from './operationsDoc'
 import { screenTitle } from './screenTitle'
 import './docs.css'
 
 /** /Documentation: generated from config (layers, tables, app texts) so it cannot drift. */
 export function DocumentationScreen({ sources }: { sources?: DocumentationSources }) {
   const docs = useMemo(() => buildDocumentation(sources), [sources])
+  const operations = useMemo(() => buildOperationsDoc(), [])
   return (
     <main className="emberline-docs bp6-running-text" aria-labelledby="docs-title">
       <H1 id="docs-title">{screenTitle('/Documentation')}</H1>
@@ -30,6 +33,9 @@ export function DocumentationScreen({ sources }: { sources?: DocumentationSource
               <a href={`#category-${c.id}`}>{c.name}</a>
             </li>
           ))}
+          <li>
+            <a href="#operations">Operations views</a>
+          </li>
         </ul>
       </nav>
       {docs.reading.map((r, i) => (
@@ -78,6 +84,7 @@ export function DocumentationScreen({ sources }: { sources?: DocumentationSource
           ))}
         </section>
       ))}
+      <OperationsDoc doc={operations} />
     </main>
   )
 }
