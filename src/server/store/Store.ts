@@ -1,8 +1,8 @@
 import type { Catalog, DatasetDef } from './catalog'
-import type { ColumnFilter } from './columnIndex'
+import type { ColumnFilter, SortKey } from './columnIndex'
 import type { FeatureInput, ProgressFn } from './writeDataset'
 
-export type { ColumnFilter, NumericOp } from './columnIndex'
+export type { ColumnFilter, NumericOp, SortKey } from './columnIndex'
 export type { FeatureInput, ProgressFn } from './writeDataset'
 
 /** One row of the records API: the dataset's fields plus `id` and `bbox` [minLon, minLat, maxLon, maxLat]. */
@@ -47,7 +47,14 @@ export interface Store {
   dataset(id: string): DatasetDef | undefined
   info(id: string): DatasetInfo
   replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): number
-  records(id: string, filters: readonly ColumnFilter[], limit: number, offset: number): RecordsPage
+  /** A page of records matching every filter, in `sort` order (ties and default: id), and the total. */
+  records(
+    id: string,
+    filters: readonly ColumnFilter[],
+    limit: number,
+    offset: number,
+    sort?: SortKey,
+  ): RecordsPage
   /** Features whose bbox meets `box` and whose size ≥ minSize; the `limit` largest when more match. */
   featuresInBox(
     id: string,

@@ -2,8 +2,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { catalogFrom } from './catalog'
-import { openStore } from './sqliteStore'
+import { catalogFrom, type DatasetDef } from './catalog'
+import type { ColumnFilter, SortKey } from './columnIndex'
+import { DatasetRecords } from './datasetRecords'
+import { openStore, SqliteStore } from './sqliteStore'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-colidx-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -75,5 +77,71 @@ describe('store records over the column index', () => {
       { geometry: { type: 'Point', coordinates: [-106, 35] }, properties: { town: 'Taos', score: 7 } },
     ])
     expect(store.records('things', [{ field: 'score', op: 'eq', value: 7 }], 10, 0).total).toBe(1)
+  })
+})
+
+describe('records sort, persisted index and the SQL path', () => {
+  const sub = fs.mkdtempSync(path.join(dir, 'persist-'))
+  const store = openStore(sub, catalog)
+  const towns = ['Santa Fe', 'taos', 'Las Cruces', null, 'Abiquiu']
+  store.replaceDataset(
+    'things',
+    Array.from({ length: 1000 }, (_, i) => ({
+      geometry: { type: 'Point' as const, coordinates: [-106 + i / 1000, 35] },
+      properties: { town: towns[i % 5], score: i % 7 === 0 ? null : i % 100, secret: i },
+    })),
+  )
+  const queries: { filters: ColumnFilter[]; sort?: SortKey }[] = [
+    { filters: [{ field: 'town', op: 'contains', value: 'A' }] },
+    { filters: [{ field: 'score', op: 'gt', value: 40 }], sort: { field: 'score', descending: true } },
+    { filters: [], sort: { field: 'town', descending: false } },
+    { filters: [{ field: 'score', op: 'neq', value: 3 }], sort: { field: 'town', descending: true } },
+    { filters: [{ field: 'town', op: 'contains', value: 'zzz' }] },
+  ]
+  const run = (s: SqliteStore | DatasetRecords, q: (typeof queries)[number], limit = 1000, offset = 0) =>
+    s instanceof SqliteStore
+      ? s.records('things', q.filters, limit, offset, q.sort)
+      : s.records(store.dataset('things') as DatasetDef, q.filters, limit, offset, q.sort)
+
+  it('sorts by a column ascending or descending, missing values last, ties by id', () => {
+    const desc = store.records('things', [], 1000, 0, { field: 'score', descending: true }).records
+    const scores = desc.map((r) => r.score)
+    const present = scores.filter((s): s is number => typeof s === 'number')
+    expect(present).toEqual([...present].sort((a, b) => b - a))
+    expect(scores.slice(present.length).every((s) => s === null)).toBe(true)
+    const top = desc.filter((r) => r.score === 99).map((r) => r.id as number)
+    expect(top).toEqual([...top].sort((a, b) => a - b))
+    const asc = store.records('things', [], 1000, 0, { field: 'town', descending: false }).records
+    expect(asc.slice(0, 3).map((r) => r.town)).toEqual(['Abiquiu', 'Abiquiu', 'Abiquiu'])
+    expect(asc.at(-1)?.town).toBeNull()
+    const page = store.records('things', [], 10, 200, { field: 'town', descending: false })
+    expect(page.records.map((r) => r.id)).toEqual(asc.slice(200, 210).map((r) => r.id))
+    expect(page.total).toBe(1000)
+  })
+
+  it('loads the index persisted at import after a restart', () => {
+    const reopened = openStore(sub, catalog)
+    try {
+      expect(reopened.columnIndex('things')).not.toBeNull()
+      for (const q of queries) expect(run(reopened, q, 7, 3)).toEqual(run(store, q, 7, 3))
+    } finally {
+      reopened.close()
+    }
+  })
+
+  it('without a persisted index, answers by SQL while building it in chunks, then persists it', async () => {
+    store.db.prepare('DELETE FROM column_index').run()
+    const info = (id: string) => store.info(id)
+    const reader = new DatasetRecords(store.db, catalog, info, 100)
+    expect(reader.index('things')).toBeNull()
+    for (const q of queries) {
+      expect(run(reader, q), JSON.stringify(q)).toEqual(run(store, q))
+      expect(run(reader, q, 5, 17)).toEqual(run(store, q, 5, 17))
+    }
+    for (let i = 0; i < 50 && reader.index('things') === null; i++) await new Promise((r) => setImmediate(r))
+    expect(reader.index('things')).not.toBeNull()
+    for (const q of queries) expect(run(reader, q, 9, 11)).toEqual(run(store, q, 9, 11))
+    expect(store.db.prepare('SELECT count(*) FROM column_index').pluck().get()).toBe(3)
+    expect(new DatasetRecords(store.db, catalog, info, 100).index('things')).not.toBeNull()
   })
 })

@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3'
 import type { DatasetDef, FieldDef } from './catalog'
 
-/** Table names of one dataset: attributes + geometry, and its R*Tree bbox index. */
+/**
+ * Table names of one dataset: attributes + geometry, and `rtree`, the R*Tree bbox index that
+ * earlier versions kept (tiles use the in-memory Flatbush index now); only dropped on replace.
+ */
 export function tableNames(datasetId: string): { features: string; rtree: string } {
   if (!/^[a-z][a-z0-9_]*$/.test(datasetId)) throw new Error(`bad dataset id ${datasetId}`)
   return { features: `ds_${datasetId}`, rtree: `rt_${datasetId}` }
@@ -18,12 +21,11 @@ function sqlType(f: FieldDef): string {
 }
 
 function createSql(d: DatasetDef): string[] {
-  const { features, rtree } = tableNames(d.id)
+  const { features } = tableNames(d.id)
   const cols = d.fields.map((f) => `${fieldColumn(f.name)} ${sqlType(f)}`)
   return [
     `CREATE TABLE IF NOT EXISTS ${features} (id INTEGER PRIMARY KEY, minx REAL NOT NULL, miny REAL NOT NULL,
       maxx REAL NOT NULL, maxy REAL NOT NULL, size REAL NOT NULL, geom BLOB NOT NULL${cols.map((c) => ', ' + c).join('')})`,
-    `CREATE VIRTUAL TABLE IF NOT EXISTS ${rtree} USING rtree(id, minx, maxx, miny, maxy, +size)`,
     `INSERT OR IGNORE INTO datasets (id) VALUES ('${d.id}')`,
   ]
 }
@@ -49,7 +51,7 @@ export function ensureDatasetTables(db: Database.Database, datasets: readonly Da
   })()
 }
 
-/** Drops and recreates a dataset's tables (inside the caller's transaction). */
+/** Drops and recreates a dataset's table (inside the caller's transaction); drops a legacy R*Tree. */
 export function recreateDatasetTables(db: Database.Database, d: DatasetDef): void {
   const { features, rtree } = tableNames(d.id)
   db.exec(`DROP TABLE IF EXISTS ${features}`)

@@ -3,29 +3,20 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import type { Catalog, DatasetDef } from './catalog'
 import { filterableFields } from './catalog'
-import { ColumnIndex, type ColumnFilter } from './columnIndex'
+import type { ColumnFilter, ColumnIndex, SortKey } from './columnIndex'
+import { DatasetRecords } from './datasetRecords'
 import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
 import { migrate } from './migrate'
 import { SpatialIndex } from './spatialIndex'
 import { aggregateZooms } from '../tiles/tilePolicy'
-import type {
-  AggregateCell,
-  DatasetInfo,
-  RecordRow,
-  RecordsPage,
-  SeriesPoint,
-  Store,
-  StoredFeature,
-} from './Store'
+import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, Store, StoredFeature } from './Store'
 import { CELL_BITS, rebuildCells, replaceDataset, type FeatureInput, type ProgressFn } from './writeDataset'
 
 export const STORE_FILE = 'emberline.sqlite'
 
-const round6 = (v: number): number => Math.round(v * 1e6) / 1e6
-
 /** The embedded store: one SQLite file (WAL) under the data directory. */
 export class SqliteStore implements Store {
-  private readonly indexes = new Map<string, { version: number; index: ColumnIndex }>()
+  private recordsReader: DatasetRecords | null = null
   private infoStatement: Database.Statement | null = null
   private readonly spatial = new Map<string, { version: number; index: SpatialIndex }>()
 
@@ -71,51 +62,34 @@ export class SqliteStore implements Store {
   }
 
   replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): number {
-    const n = replaceDataset(this.db, this.must(id), features, this.aggregateZooms(id), onProgress)
-    this.indexes.delete(id)
+    const n = replaceDataset(this.db, this.must(id), features, {
+      aggZooms: this.aggregateZooms(id),
+      indexFields: [...filterableFields(this.catalog, id).values()],
+      onProgress,
+    })
+    this.reader.invalidate(id)
     this.spatial.delete(id)
     return n
   }
 
-  /** The column index of a dataset, built on first use and after every replace. */
-  columnIndex(id: string): ColumnIndex {
-    const version = this.info(id).version
-    const cached = this.indexes.get(id)
-    if (cached && cached.version === version) return cached.index
-    const index = ColumnIndex.build(this.db, id, [...filterableFields(this.catalog, id).values()])
-    this.indexes.set(id, { version, index })
-    return index
+  private get reader(): DatasetRecords {
+    this.recordsReader ??= new DatasetRecords(this.db, this.catalog, (id) => this.info(id))
+    return this.recordsReader
   }
 
-  records(id: string, filters: readonly ColumnFilter[], limit: number, offset: number): RecordsPage {
-    const d = this.must(id)
-    const { features } = tableNames(id)
-    const select = `SELECT id, minx, miny, maxx, maxy${d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')} FROM ${features}`
-    let rows: unknown[][]
-    let total: number
-    if (filters.length === 0) {
-      total = this.info(id).count
-      rows = this.db.prepare(`${select} ORDER BY id LIMIT ? OFFSET ?`).raw().all(limit, offset) as unknown[][]
-    } else {
-      const hit = this.columnIndex(id).query(filters, limit, offset)
-      total = hit.total
-      rows = hit.ids.length
-        ? (this.db
-            .prepare(`${select} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`)
-            .raw()
-            .all(JSON.stringify(hit.ids)) as unknown[][])
-        : []
-    }
-    const records = rows.map((row) => {
-      const rec: RecordRow = { id: Number(row[0]) }
-      d.fields.forEach((f, i) => {
-        const v = row[i + 5]
-        rec[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
-      })
-      rec.bbox = [row[1], row[2], row[3], row[4]].map((v) => round6(Number(v)))
-      return rec
-    })
-    return { records, total }
+  /** The records column index of a dataset's current version; null while it is built (see DatasetRecords). */
+  columnIndex(id: string): ColumnIndex | null {
+    return this.reader.index(id)
+  }
+
+  records(
+    id: string,
+    filters: readonly ColumnFilter[],
+    limit: number,
+    offset: number,
+    sort?: SortKey,
+  ): RecordsPage {
+    return this.reader.records(this.must(id), filters, limit, offset, sort)
   }
 
   /** The in-memory bbox index of a dataset, built on first use and after every replace. */

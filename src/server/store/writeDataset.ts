@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3'
 import type { Geometry } from 'geojson'
 import type { DatasetDef, FieldDef } from './catalog'
+import { ColumnIndexBuilder, persistColumnIndex } from './columnIndexStore'
 import { fieldColumn, recreateDatasetTables, tableNames } from './datasetTables'
+import { countCells, writeCells } from './aggregateCells'
 import { encodeGeometry, mercX, mercY, toParts } from './geometryCodec'
 
 /** One feature to store: GeoJSON geometry (lon/lat) + attributes; `line` names it in errors. */
@@ -21,8 +23,7 @@ export class FeatureError extends Error {
   }
 }
 
-/** Cells per tile side of the aggregated zooms is 2^CELL_BITS (64 → 8 px cells on 512 px tiles). */
-export const CELL_BITS = 6
+export { CELL_BITS } from './aggregateCells'
 
 export type ProgressFn = (done: number) => void
 
@@ -41,29 +42,45 @@ function coerce(f: FieldDef, v: unknown): string | number | null {
   return s
 }
 
+export interface ReplaceOptions {
+  /** Zooms whose aggregate cells are precomputed (see tiles/tilePolicy). */
+  aggZooms: readonly number[]
+  /** Fields of the records column index, persisted with the data (the filterable ones). */
+  indexFields?: readonly FieldDef[]
+  onProgress?: ProgressFn
+}
+
+/** Rows per INSERT statement (14 columns for the peer's buildings: well under SQLite's 32,766 variables). */
+const BATCH = 64
+
 /**
  * Replaces all features of a dataset inside one transaction: on any error nothing changes
- * and the previous data stays. Also rebuilds the aggregate cells for `aggZooms`.
+ * and the previous data stays. Rows go in with multi-row INSERTs; the aggregate cells for
+ * `aggZooms` and the records column index are computed in the same pass and written with them.
  */
 export function replaceDataset(
   db: Database.Database,
   d: DatasetDef,
   features: Iterable<FeatureInput>,
-  aggZooms: readonly number[],
-  onProgress?: ProgressFn,
+  options: ReplaceOptions,
 ): number {
-  const { features: table, rtree } = tableNames(d.id)
+  const { aggZooms, onProgress } = options
+  const indexFields = options.indexFields ?? []
+  const { features: table } = tableNames(d.id)
   const cols = d.fields.map((f) => fieldColumn(f.name))
+  const width = 7 + cols.length
+  const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`
+  const indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
   const run = db.transaction(() => {
     recreateDatasetTables(db, d)
-    const insert = db.prepare(
-      `INSERT INTO ${table} (id, minx, miny, maxx, maxy, size, geom${cols.map((c) => ', ' + c).join('')})
-       VALUES (?, ?, ?, ?, ?, ?, ?${cols.map(() => ', ?').join('')})`,
-    )
-    const insertBox = db.prepare(
-      `INSERT INTO ${rtree} (id, minx, maxx, miny, maxy, size) VALUES (?, ?, ?, ?, ?, ?)`,
-    )
-    const cells = aggZooms.map(() => new Map<number, number>())
+    const sql = `INSERT INTO ${table} (id, minx, miny, maxx, maxy, size, geom${cols.map((c) => ', ' + c).join('')}) VALUES `
+    const insertMany = db.prepare(sql + Array.from({ length: BATCH }, () => tuple).join(', '))
+    const insertOne = db.prepare(sql + tuple)
+    const pending: unknown[] = []
+    const centerX: number[] = []
+    const centerY: number[] = []
+    const index = new ColumnIndexBuilder(indexFields)
+    const picked: unknown[] = new Array<unknown>(indexFields.length)
     let n = 0
     const box = [Infinity, Infinity, -Infinity, -Infinity]
     for (const feature of features) {
@@ -77,27 +94,30 @@ export function replaceDataset(
         throw new FeatureError(feature.line, e instanceof Error ? e.message : String(e))
       }
       n += 1
-      insert.run(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob, ...values)
-      insertBox.run(n, g.minx, g.maxx, g.miny, g.maxy, d.geometry === 'point' ? 1 : g.size)
-      box[0] = Math.min(box[0] as number, g.minx)
-      box[1] = Math.min(box[1] as number, g.miny)
-      box[2] = Math.max(box[2] as number, g.maxx)
-      box[3] = Math.max(box[3] as number, g.maxy)
-      const mx = mercX((g.minx + g.maxx) / 2)
-      const my = mercY((g.miny + g.maxy) / 2)
-      aggZooms.forEach((z, i) => {
-        const scale = 2 ** (z + CELL_BITS)
-        const key = Math.floor(mx * scale) * scale + Math.floor(my * scale)
-        const m = cells[i] as Map<number, number>
-        m.set(key, (m.get(key) ?? 0) + 1)
-      })
+      pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
+      for (const v of values) pending.push(v)
+      if (pending.length === width * BATCH) {
+        insertMany.run(pending)
+        pending.length = 0
+      }
+      for (let j = 0; j < indexAt.length; j++) picked[j] = values[indexAt[j] as number]
+      index.add(n, picked)
+      if (g.minx < (box[0] as number)) box[0] = g.minx
+      if (g.miny < (box[1] as number)) box[1] = g.miny
+      if (g.maxx > (box[2] as number)) box[2] = g.maxx
+      if (g.maxy > (box[3] as number)) box[3] = g.maxy
+      centerX.push(mercX((g.minx + g.maxx) / 2))
+      centerY.push(mercY((g.miny + g.maxy) / 2))
       if (onProgress && n % 10000 === 0) onProgress(n)
     }
-    writeCells(db, d.id, aggZooms, cells)
+    for (let i = 0; i < pending.length; i += width) insertOne.run(pending.slice(i, i + width))
+    writeCells(db, d.id, countCells(centerX, centerY, aggZooms))
+    const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0) + 1
     db.prepare(
-      `UPDATE datasets SET version = version + 1, feature_count = ?, minx = ?, miny = ?, maxx = ?, maxy = ?,
+      `UPDATE datasets SET version = ?, feature_count = ?, minx = ?, miny = ?, maxx = ?, maxy = ?,
        agg_levels = ?, updated_at = ? WHERE id = ?`,
     ).run(
+      version,
       n,
       n ? box[0] : null,
       n ? box[1] : null,
@@ -107,46 +127,25 @@ export function replaceDataset(
       new Date().toISOString(),
       d.id,
     )
+    persistColumnIndex(db, d.id, version, index.build(), indexFields)
     onProgress?.(n)
     return n
   })
   return run()
 }
 
-function writeCells(
-  db: Database.Database,
-  id: string,
-  zooms: readonly number[],
-  cells: Map<number, number>[],
-): void {
-  db.prepare('DELETE FROM agg_cells WHERE dataset = ?').run(id)
-  const put = db.prepare('INSERT INTO agg_cells (dataset, level, cx, cy, n) VALUES (?, ?, ?, ?, ?)')
-  zooms.forEach((z, i) => {
-    const scale = 2 ** (z + CELL_BITS)
-    for (const [key, count] of cells[i] ?? []) {
-      const cx = Math.floor(key / scale)
-      put.run(id, z + CELL_BITS, cx, key - cx * scale, count)
-    }
-  })
-}
-
 /** Rebuilds only the aggregate cells (when the configured aggregate zooms changed). */
 export function rebuildCells(db: Database.Database, d: DatasetDef, aggZooms: readonly number[]): void {
   const { features: table } = tableNames(d.id)
   db.transaction(() => {
-    const cells = aggZooms.map(() => new Map<number, number>())
+    const centerX: number[] = []
+    const centerY: number[] = []
     for (const row of db.prepare(`SELECT minx, miny, maxx, maxy FROM ${table}`).raw().iterate()) {
       const [minx, miny, maxx, maxy] = row as number[]
-      const mx = mercX(((minx as number) + (maxx as number)) / 2)
-      const my = mercY(((miny as number) + (maxy as number)) / 2)
-      aggZooms.forEach((z, i) => {
-        const scale = 2 ** (z + CELL_BITS)
-        const key = Math.floor(mx * scale) * scale + Math.floor(my * scale)
-        const m = cells[i] as Map<number, number>
-        m.set(key, (m.get(key) ?? 0) + 1)
-      })
+      centerX.push(mercX(((minx as number) + (maxx as number)) / 2))
+      centerY.push(mercY(((miny as number) + (maxy as number)) / 2))
     }
-    writeCells(db, d.id, aggZooms, cells)
+    writeCells(db, d.id, countCells(centerX, centerY, aggZooms))
     db.prepare('UPDATE datasets SET agg_levels = ? WHERE id = ?').run(aggZooms.join(','), d.id)
   })()
 }
