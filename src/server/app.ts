@@ -15,6 +15,8 @@ import { tileRoutes } from './tiles/tileRoutes'
 import { preferencesRoutes } from './preferences'
 import { identityPlugin } from './identity'
 import { basemapPlugin } from './basemap/basemapPlugin'
+import { pspsRoutes } from './operations/pspsRoutes'
+import { planningRoutes } from './operations/planningRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,6 +97,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(identityPlugin, {})
   await app.register(gridRoutes, { demo: opts.demo })
   await app.register(basemapPlugin)
+  await app.register(pspsRoutes, {})
+  await app.register(planningRoutes, {})
 
   await registerStatic(app, opts.staticDir)
   return app

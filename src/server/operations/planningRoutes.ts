@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify'
+import { operationsConfig } from '../../generated/config'
+import type { PlanningSettings } from '../../generated/types'
+import type { SessionVerifier } from '../auth/sessionVerifier'
+import { badRequest, notFound } from '../data/httpErrors'
+import { windowSettings } from '../grids/gridCatalog'
+import { currentWindowHour, windowStart, windowTimes } from '../grids/forecastWindow'
+import { GridStore } from '../store/gridStore'
+import { PlanningSamples } from './planningSamples'
+import { parsePlanningQuery } from './planningQuery'
+import { rankExceedances } from './planningRank'
+import { requireSession } from './pspsSession'
+
+export interface PlanningRoutesOptions {
+  /** Defaults to operationsConfig.planning; null = not configured (404). */
+  settings?: PlanningSettings | null
+  verifier?: SessionVerifier
+  /** The clock (tests pin it); the demo window ignores it. */
+  now?: () => Date
+}
+
+/**
+ * GET /api/planning[?hour=N][&threshold.<circuit key>=<mph>…]: for one hour of the forecast window,
+ * the circuits of planning.dataset whose gust (the hourly gust grid sampled along the line, maximum)
+ * exceeds their threshold — stored, or the what-if override given here (never stored) — ranked by
+ * exceedance then customers. Session required; 404 when operations.yaml has no `planning` section.
+ */
+export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesOptions): Promise<void> {
+  const settings = opts.settings === undefined ? (operationsConfig.planning ?? null) : opts.settings
+  const guard = requireSession(app, opts.verifier)
+  const grids = new GridStore(app.store.db)
+  const window = windowSettings(app.appOptions.demo)
+  const now = opts.now ?? (() => new Date())
+  const samples = new PlanningSamples(grids)
+
+  app.get('/api/planning', { preHandler: guard }, async (request, reply) => {
+    if (!settings) return notFound(reply, 'Planning Mode is not configured')
+    const version = app.store.info(settings.dataset).version
+    const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
+    const hours = settings.hours
+    const parsed = parsePlanningQuery(
+      request.query as Record<string, unknown>,
+      hours,
+      new Set(circuits.map((c) => c.key)),
+    )
+    if (!parsed.ok) return badRequest(reply, parsed.parameter, parsed.message)
+    const hour = parsed.hour ?? currentWindowHour(now(), window, hours)
+    const validTimes = windowTimes(windowStart(now(), window), hours)
+    const gusts = samples.gusts(settings.gustGrid, hour, version, circuits)
+    const ranked = gusts ? rankExceedances(circuits, gusts, parsed.overrides) : []
+    const overrides = circuits
+      .filter((c) => parsed.overrides.has(c.key))
+      .map((c) => ({
+        key: c.key,
+        threshold: parsed.overrides.get(c.key) ?? null,
+        storedThreshold: c.threshold,
+      }))
+    reply.header('cache-control', 'no-store')
+    return {
+      hour,
+      hours,
+      validTime: validTimes[hour] ?? null,
+      validTimes,
+      gustGrid: settings.gustGrid,
+      gridAvailable: gusts !== null,
+      considered: circuits.length,
+      count: ranked.length,
+      circuits: ranked,
+      overrides,
+    }
+  })
+}
