@@ -88,6 +88,36 @@ describe('GET /api/data/<dataset>/records', () => {
     expect(page.total).toBeGreaterThan(0)
   })
 
+  it('sorts by a filterable column with sort=field or sort=-field, pages in that order', async () => {
+    const all = (await get('/api/data/public_safety_power_shutoff/records?limit=1000'))
+      .body as unknown as Page
+    const byValue = (desc: boolean) =>
+      [...all.records]
+        .sort((a, b) => {
+          const x = a.customers_impacted as number
+          const y = b.customers_impacted as number
+          return x === y ? (a.id as number) - (b.id as number) : desc ? y - x : x - y
+        })
+        .map((r) => r.id)
+    const desc = (
+      await get('/api/data/public_safety_power_shutoff/records?limit=1000&sort=-customers_impacted')
+    ).body as unknown as Page
+    expect(desc.records.map((r) => r.id)).toEqual(byValue(true))
+    const asc = (
+      await get('/api/data/public_safety_power_shutoff/records?limit=5&offset=3&sort=customers_impacted')
+    ).body as unknown as Page
+    expect(asc.records.map((r) => r.id)).toEqual(byValue(false).slice(3, 8))
+    expect(asc.total).toBe(all.total)
+    const q = filtersQuery({ field: 'customers_impacted', value: 500, type: 'gt' })
+    const filtered = (
+      await get(`/api/data/public_safety_power_shutoff/records?${q}&sort=-customers_impacted`)
+    ).body as unknown as Page
+    const values = filtered.records.map((r) => r.customers_impacted as number)
+    expect(values.length).toBeGreaterThan(1)
+    expect(values.every((v) => v > 500)).toBe(true)
+    expect(values).toEqual([...values].sort((a, b) => b - a))
+  })
+
   it('serves the PSPS risk-score series as parallel lists crossing 0.8 both ways', async () => {
     const { status, body } = await get('/api/data/demo/public_safety_power_shutoff_risk_score/records')
     expect(status).toBe(200)
@@ -122,6 +152,9 @@ describe('records errors', () => {
     ['non-integer offset', 'offset=abc', 'offset'],
     ['limit zero', 'limit=0', 'limit'],
     ['limit over the maximum', 'limit=1001', 'limit'],
+    ['sort by a non-filterable column', 'sort=identifier', 'sort'],
+    ['sort by an unknown column', 'sort=-nope', 'sort'],
+    ['sort with no column', 'sort=-', 'sort'],
   ]
   for (const [name, query, parameter] of cases) {
     it(`400 naming '${parameter}' for ${name}`, async () => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { filterableFields } from '../store/catalog'
 import { badRequest, notFound } from './httpErrors'
 import { parseFilters } from './parseFilters'
+import { parseSort } from './parseSort'
 
 export interface DataRoutesOptions {
   maxLimit: number
@@ -14,6 +15,7 @@ interface RecordsQuery {
   filters?: string[]
   limit?: number
   offset?: number
+  sort?: string
 }
 
 /** `GET /api/data/<dataset>/records` and the series endpoints (mounted under /api/data). */
@@ -28,6 +30,7 @@ export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions):
       },
       limit: { type: 'integer', minimum: 1, maximum: opts.maxLimit, default: opts.defaultLimit },
       offset: { type: 'integer', minimum: 0, default: 0 },
+      sort: { type: 'string', description: 'field or -field (descending); filterable columns only' },
     },
   } as const
 
@@ -48,9 +51,11 @@ export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions):
       if (!app.store.dataset(id)) return notFound(reply, `unknown dataset '${id}'`)
       const parsed = parseFilters(request.query.filters ?? [], filterableFields(app.store.catalog, id))
       if (!parsed.ok) return badRequest(reply, 'filters', parsed.message)
+      const sort = parseSort(request.query.sort, filterableFields(app.store.catalog, id))
+      if (!sort.ok) return badRequest(reply, 'sort', sort.message)
       const limit = request.query.limit ?? opts.defaultLimit
       const offset = request.query.offset ?? 0
-      return app.store.records(id, parsed.filters, limit, offset)
+      return app.store.records(id, parsed.filters, limit, offset, sort.sort)
     },
   )
 }
