@@ -5,6 +5,7 @@ import { buildApp } from '../../src/server/app'
 import { defaultCatalog } from '../../src/server/store/catalog'
 import { loadCatalog } from '../../src/server/store/loadCatalog'
 import { openStore } from '../../src/server/store/sqliteStore'
+import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
 
 const t0 = performance.now()
 const token = process.env.BENCH_TOKEN ?? 'bench-token'
@@ -32,7 +33,10 @@ app.addHook('onClose', async () => store.close())
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' })
 const address = app.server.address()
 const port = typeof address === 'object' && address ? address.port : 0
-// Build the records and tile indexes right after listening, as main.ts does.
+// Build the tile indexes (worker thread) and the records indexes right after listening, as main.ts does.
+void tileIndexesOf(store)
+  .warm()
+  .then(() => console.log(`tiles ready ${Math.round(performance.now() - t0)}`))
 setImmediate(() => {
   store.warm()
   console.log(`warm ${Math.round(performance.now() - t0)}`)

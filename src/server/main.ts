@@ -7,6 +7,7 @@ import { isSeeded, seedDemo } from './demo/seedDemo'
 import { loadCatalog } from './store/loadCatalog'
 import { defaultCatalog } from './store/catalog'
 import { openStore } from './store/sqliteStore'
+import { tileIndexesOf } from './tiles/tileIndexes'
 
 const env = process.env
 const port = Number(env.PORT ?? 8080)
@@ -62,5 +63,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port, host })
 app.log.info({ dataDir, demo, startupMs: Math.round(performance.now() - started) }, 'emberline ready')
-// Build the records and tile indexes now rather than on the first requests.
+// Build the tile indexes in a worker thread (tiles are served from the store meanwhile), and
+// the records indexes now rather than on the first requests.
+const warmStart = performance.now()
+tileIndexesOf(store)
+  .warm()
+  .then(
+    () => app.log.info({ ms: Math.round(performance.now() - warmStart) }, 'tile indexes ready'),
+    (err: unknown) => app.log.error(err, 'tile index build failed (tiles are served from the store)'),
+  )
 setImmediate(() => store.warm())

@@ -1,5 +1,6 @@
 import type { Catalog, DatasetDef } from './catalog'
 import type { ColumnFilter, SortKey } from './columnIndex'
+import type { TileRows } from './tileRows'
 import type { FeatureInput, ProgressFn } from './writeDataset'
 
 export type { ColumnFilter, NumericOp, SortKey } from './columnIndex'
@@ -62,6 +63,10 @@ export interface Store {
     minSize: number,
     limit: number,
   ): { features: StoredFeature[]; matched: number }
+  /** Every row of a dataset for the in-memory tile index (src/server/tiles/tileData.ts). */
+  tileRows(id: string): TileRows
+  /** A file a worker thread can open read-only to build tile indexes off the event loop (null: none). */
+  readonly location: string | null
   /** Every feature of a dataset in id order (for whole-dataset analyses such as the alert rules). */
   allFeatures(id: string): StoredFeature[]
   cells(id: string, zoom: number, x: number, y: number): AggregateCell[]

@@ -7,7 +7,7 @@ import type { ColumnFilter, ColumnIndex, SortKey } from './columnIndex'
 import { DatasetRecords } from './datasetRecords'
 import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
 import { migrate } from './migrate'
-import { SpatialIndex } from './spatialIndex'
+import { tileRows, type TileRows } from './tileRows'
 import { aggregateZooms } from '../tiles/tilePolicy'
 import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, Store, StoredFeature } from './Store'
 import { CELL_BITS, rebuildCells, replaceDataset, type FeatureInput, type ProgressFn } from './writeDataset'
@@ -18,7 +18,6 @@ export const STORE_FILE = 'emberline.sqlite'
 export class SqliteStore implements Store {
   private recordsReader: DatasetRecords | null = null
   private infoStatement: Database.Statement | null = null
-  private readonly spatial = new Map<string, { version: number; index: SpatialIndex }>()
 
   constructor(
     /** The SQLite handle, for other areas' query modules under src/server/store/. */
@@ -68,7 +67,6 @@ export class SqliteStore implements Store {
       onProgress,
     })
     this.reader.invalidate(id)
-    this.spatial.delete(id)
     return n
   }
 
@@ -92,22 +90,18 @@ export class SqliteStore implements Store {
     return this.reader.records(this.must(id), filters, limit, offset, sort)
   }
 
-  /** The in-memory bbox index of a dataset, built on first use and after every replace. */
-  spatialIndex(id: string): SpatialIndex {
-    const version = this.info(id).version
-    const cached = this.spatial.get(id)
-    if (cached && cached.version === version) return cached.index
-    const index = SpatialIndex.build(this.db, id)
-    this.spatial.set(id, { version, index })
-    return index
+  /** The database file (null for an in-memory store): tile index workers open it read-only. */
+  get location(): string | null {
+    return this.db.memory ? null : this.db.name
   }
 
-  /** Builds the records and tile indexes of every dataset (call after listen; blocks while it runs). */
+  tileRows(id: string): TileRows {
+    return tileRows(this.db, this.must(id))
+  }
+
+  /** Builds the records indexes of every dataset (tile indexes: src/server/tiles/tileIndexes.ts). */
   warm(): void {
-    for (const d of this.catalog.datasets) {
-      this.columnIndex(d.id)
-      this.spatialIndex(d.id)
-    }
+    for (const d of this.catalog.datasets) this.columnIndex(d.id)
   }
 
   featuresInBox(
@@ -118,7 +112,15 @@ export class SqliteStore implements Store {
   ): { features: StoredFeature[]; matched: number } {
     const d = this.must(id)
     const { features } = tableNames(id)
-    const hit = this.spatialIndex(id).search(box, minSize, Math.floor(limit))
+    // The tile index (src/server/tiles) answers once built; this scan serves the tiles meanwhile.
+    const hits = this.db
+      .prepare(
+        `SELECT id, CASE WHEN size = 0 THEN 1 ELSE size END FROM ${features}
+         WHERE maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ? AND (size = 0 OR size >= ?)`,
+      )
+      .raw()
+      .all(box[0], box[2], box[1], box[3], minSize > 0 ? minSize : -1) as [number, number][]
+    const hit = { ids: largest(hits, Math.floor(limit)), matched: hits.length }
     if (hit.ids.length === 0) return { features: [], matched: hit.matched }
     const cols = d.fields.map((f) => fieldColumn(f.name))
     const rows = this.db
@@ -179,6 +181,12 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.db.open) this.db.close()
   }
+}
+
+/** Ids of the `limit` largest of `[id, size]` rows (ties by id), in id order. */
+function largest(rows: [number, number][], limit: number): number[] {
+  if (rows.length > limit) rows.sort((p, q) => q[1] - p[1] || p[0] - q[0]).length = limit
+  return rows.map((r) => r[0]).sort((a, b) => a - b)
 }
 
 /** A feature row `id, geom, <fields…>` as the tile builder and analyses read it. */

@@ -5,6 +5,9 @@ import type { VectorSourceDef } from '../store/catalog'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import type { Store } from '../store/Store'
 import { CELL_BITS } from '../store/writeDataset'
+import { pickFeatures } from './pickFeatures'
+import { sliceTile } from './sliceTile'
+import type { ReadyTileData } from './tileIndexes'
 import { tileBounds } from './tileMath'
 import { tilePolicy } from './tilePolicy'
 
@@ -52,7 +55,9 @@ function aggregateTile(store: Store, source: VectorSourceDef, z: number, x: numb
  * up to `aggregateMaxZoom` features become per-cell counts; up to `thinMaxZoom` features
  * smaller than `minSizePx` pixels are dropped; at any zoom, when more than `maxFeatures`
  * match, the smallest are dropped. Geometry is clipped (buffer 64/4096) and simplified per
- * zoom by geojson-vt and encoded by vt-pbf. `scale` < 1 tightens the budget (byte retries).
+ * zoom and encoded by vt-pbf. `scale` < 1 tightens the budget (byte retries). With the dataset's
+ * in-memory tile data (`ready`) the features are cut from pre-projected, pre-ranked typed arrays
+ * (sliceTile); without it (index still building) they are read from the store and cut by geojson-vt.
  */
 export function buildTile(
   store: Store,
@@ -62,6 +67,7 @@ export function buildTile(
   y: number,
   limits: TileLimits,
   scale = 1,
+  ready: ReadyTileData | null = null,
 ): BuiltTile {
   const dataset = store.dataset(source.dataset)
   if (!dataset) throw new Error(`unknown dataset ${source.dataset}`)
@@ -76,6 +82,17 @@ export function buildTile(
       ? policy.thinFeatures / 2 ** (policy.thinMaxZoom - z)
       : limits.maxFeatures
   const limit = Math.max(1, Math.floor(Math.min(budget, limits.maxFeatures) * scale))
+  const tolerance = thin ? 3 : 1
+  if (ready) {
+    const n = 2 ** z
+    const b = BUFFER / EXTENT
+    const box = [(x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n] as const
+    const { picked, matched } = pickFeatures(ready.index, ready.data.sizes, box, minSize, limit)
+    const features = sliceTile(ready.data, picked, z, x, y, { extent: EXTENT, buffer: BUFFER, tolerance })
+    if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
+    const pbf = fromGeojsonVt({ [source.dataset]: { features } }, { version: 2, extent: EXTENT })
+    return { pbf, features: features.length, mode: thin || matched > limit ? 'thinned' : 'full' }
+  }
   const { features, matched } = store.featuresInBox(source.dataset, box, minSize, limit)
   if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
   const fc: FeatureCollection = {
@@ -91,7 +108,7 @@ export function buildTile(
     maxZoom: 24,
     indexMaxZoom: 0,
     indexMaxPoints: 0,
-    tolerance: thin ? 3 : 1,
+    tolerance,
     extent: EXTENT,
     buffer: BUFFER,
   })

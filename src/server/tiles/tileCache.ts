@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache'
 import type { VectorSourceDef } from '../store/catalog'
 import type { Store } from '../store/Store'
 import { buildTile, type TileLimits } from './buildTile'
+import { tileIndexesOf, type TileIndexes } from './tileIndexes'
 
 const gzip = promisify(zlib.gzip)
 
@@ -22,6 +23,9 @@ export interface TileCacheOptions extends TileLimits {
   maxCacheBytes: number
 }
 
+/** Below this size gzip runs synchronously (cheaper than a thread-pool round trip). */
+const SYNC_GZIP_BYTES = 32 * 1024
+
 /**
  * Builds tiles on demand and keeps the encoded bytes in a bounded LRU keyed by dataset
  * version, so a re-import invalidates them. Concurrent requests for one tile share one build.
@@ -30,6 +34,8 @@ export interface TileCacheOptions extends TileLimits {
 export class TileCache {
   private readonly lru: LRUCache<string, ServedTile>
   private readonly pending = new Map<string, Promise<ServedTile>>()
+  /** The datasets' in-memory tile data (pre-projected geometry, attribute columns, box index). */
+  readonly indexes: TileIndexes
 
   constructor(
     private readonly store: Store,
@@ -39,6 +45,7 @@ export class TileCache {
       maxSize: options.maxCacheBytes,
       sizeCalculation: (t) => 200 + (t.gz?.length ?? 0) + (t.raw?.length ?? 0),
     })
+    this.indexes = tileIndexesOf(store)
   }
 
   get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
@@ -62,7 +69,8 @@ export class TileCache {
   ): Promise<ServedTile> {
     let scale = 1
     for (;;) {
-      const tile = buildTile(this.store, source, z, x, y, this.options, scale)
+      const ready = this.indexes.get(source.dataset)
+      const tile = buildTile(this.store, source, z, x, y, this.options, scale, ready)
       if (tile.features === 0) {
         const empty: ServedTile = {
           gz: null,
@@ -75,7 +83,8 @@ export class TileCache {
         return empty
       }
       const raw = Buffer.from(tile.pbf.buffer, tile.pbf.byteOffset, tile.pbf.byteLength)
-      const gz = await gzip(raw, { level: 1 })
+      const gz =
+        raw.length < SYNC_GZIP_BYTES ? zlib.gzipSync(raw, { level: 1 }) : await gzip(raw, { level: 1 })
       if (gz.length > this.options.maxGzipBytes && scale > 1 / 1024) {
         scale /= 2
         continue

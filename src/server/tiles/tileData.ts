@@ -1,0 +1,188 @@
+import Flatbush from 'flatbush'
+import type { DatasetDef, GeometryKind } from '../store/catalog'
+import { mercX, mercY } from '../store/geometryCodec'
+import type { TileRows } from '../store/tileRows'
+import { simplifyImportance } from './simplifyImportance'
+
+/** One attribute column: numbers (NaN = missing) or dictionary codes (-1 = missing). */
+export interface TileField {
+  name: string
+  numbers: Float64Array | null
+  codes: Int32Array | null
+  dict: string[]
+}
+
+/**
+ * A dataset held for tiles: geometry pre-projected to Web Mercator world units (0..1) in typed
+ * arrays, per-vertex simplification importance, attributes in columns, and a Flatbush index of
+ * the feature boxes. Every array is transferable, so a worker thread can build it.
+ * Feature k: rings `featRing[k]..featRing[k+1]-1`; ring r: vertices `ringStart[r]..ringStart[r+1]-1`
+ * (`ringOuter[r]` = 1 for a polygon's outer ring, every line and every point).
+ */
+export interface TileData {
+  dataset: string
+  version: number
+  kind: GeometryKind
+  n: number
+  ids: Int32Array
+  /** Size ranks (√area, line extent; points get 1). */
+  sizes: Float64Array
+  /** Flatbush data over the mercator boxes (null when empty). */
+  index: ArrayBuffer | null
+  featRing: Uint32Array
+  ringStart: Uint32Array
+  ringOuter: Uint8Array
+  coords: Float64Array
+  importance: Float32Array
+  fields: TileField[]
+}
+
+class Grow<T extends Float64Array | Uint32Array | Uint8Array | Float32Array> {
+  length = 0
+  constructor(
+    public a: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(v: number): void {
+    if (this.length === this.a.length) {
+      const b = this.make(this.a.length * 2)
+      b.set(this.a)
+      this.a = b
+    }
+    this.a[this.length++] = v
+  }
+  done(): T {
+    return this.a.slice(0, this.length) as T
+  }
+}
+
+function f64(blob: Uint8Array): Float64Array {
+  return blob.byteOffset % 8 === 0
+    ? new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength >> 3)
+    : new Float64Array(blob.slice().buffer)
+}
+
+/** Reads every row once: projects, ranks vertices for simplification, indexes the boxes. */
+export function buildTileData(d: DatasetDef, source: TileRows): TileData {
+  const n = source.count
+  const ids = new Int32Array(n)
+  const sizes = new Float64Array(n)
+  const boxes = new Float64Array(4 * n)
+  const featRing = new Uint32Array(n + 1)
+  const ringStart = new Grow(new Uint32Array(n + 16), (k) => new Uint32Array(k))
+  const ringOuter = new Grow(new Uint8Array(n + 16), (k) => new Uint8Array(k))
+  const coords = new Grow(new Float64Array(8 * n + 16), (k) => new Float64Array(k))
+  const fields: TileField[] = d.fields.map((f) => ({
+    name: f.name,
+    numbers: f.type === 'number' ? new Float64Array(n) : null,
+    codes: f.type === 'number' ? null : new Int32Array(n),
+    dict: [],
+  }))
+  const dictIndex = fields.map(() => new Map<string, number>())
+  let k = 0
+  for (const row of source.rows) {
+    if (k >= n) break
+    ids[k] = row[0] as number
+    const size = row[1] as number
+    sizes[k] = size === 0 ? 1 : size
+    featRing[k] = ringStart.length
+    const g = f64(row[2] as Uint8Array)
+    let minx = Infinity
+    let miny = Infinity
+    let maxx = -Infinity
+    let maxy = -Infinity
+    let p = 0
+    const nParts = g[p++] as number
+    for (let i = 0; i < nParts; i++) {
+      const nRings = g[p++] as number
+      for (let r = 0; r < nRings; r++) {
+        const nPts = g[p++] as number
+        ringStart.push(coords.length >> 1)
+        ringOuter.push(r === 0 ? 1 : 0)
+        for (let j = 0; j < nPts; j++) {
+          const x = mercX(g[p++] as number)
+          const y = mercY(g[p++] as number)
+          coords.push(x)
+          coords.push(y)
+          if (x < minx) minx = x
+          if (x > maxx) maxx = x
+          if (y < miny) miny = y
+          if (y > maxy) maxy = y
+        }
+      }
+    }
+    boxes.set([minx, miny, maxx, maxy], 4 * k)
+    fields.forEach((f, i) => {
+      const v = row[i + 3]
+      if (f.numbers) f.numbers[k] = typeof v === 'number' ? v : NaN
+      else if (f.codes) {
+        if (v === null || v === undefined) f.codes[k] = -1
+        else {
+          const s = String(v)
+          const dict = dictIndex[i] as Map<string, number>
+          let code = dict.get(s)
+          if (code === undefined) {
+            code = f.dict.length
+            f.dict.push(s)
+            dict.set(s, code)
+          }
+          f.codes[k] = code
+        }
+      }
+    })
+    k += 1
+  }
+  featRing[k] = ringStart.length
+  ringStart.push(coords.length >> 1)
+  const xy = coords.done()
+  const starts = ringStart.done()
+  const importance = new Float32Array(xy.length >> 1)
+  if (d.geometry !== 'point') {
+    for (let r = 0; r + 1 < starts.length; r++)
+      simplifyImportance(xy, importance, starts[r] as number, (starts[r + 1] as number) - 1)
+  } else importance.fill(1)
+  let index: ArrayBuffer | null = null
+  if (k > 0) {
+    const fb = new Flatbush(k)
+    for (let i = 0; i < k; i++)
+      fb.add(
+        boxes[4 * i] as number,
+        boxes[4 * i + 1] as number,
+        boxes[4 * i + 2] as number,
+        boxes[4 * i + 3] as number,
+      )
+    fb.finish()
+    index = fb.data as ArrayBuffer
+  }
+  return {
+    dataset: d.id,
+    version: source.version,
+    kind: d.geometry,
+    n: k,
+    ids: k === n ? ids : ids.slice(0, k),
+    sizes: k === n ? sizes : sizes.slice(0, k),
+    index,
+    featRing: k === n ? featRing : featRing.slice(0, k + 1),
+    ringStart: starts,
+    ringOuter: ringOuter.done(),
+    coords: xy,
+    importance,
+    fields,
+  }
+}
+
+/** The buffers to transfer when posting a TileData from a worker. */
+export function tileDataTransfer(t: TileData): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [
+    t.ids.buffer,
+    t.sizes.buffer,
+    t.featRing.buffer,
+    t.ringStart.buffer,
+    t.ringOuter.buffer,
+    t.coords.buffer,
+    t.importance.buffer,
+  ] as ArrayBuffer[]
+  if (t.index) out.push(t.index)
+  for (const f of t.fields) out.push((f.numbers ?? f.codes ?? new Float64Array()).buffer as ArrayBuffer)
+  return out
+}

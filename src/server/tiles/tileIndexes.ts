@@ -1,0 +1,140 @@
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import Flatbush from 'flatbush'
+import type { DatasetDef } from '../store/catalog'
+import type { Store } from '../store/Store'
+import { buildTileData, type TileData } from './tileData'
+
+export interface ReadyTileData {
+  data: TileData
+  index: Flatbush | null
+}
+
+export interface TileIndexesOptions {
+  /** 'worker' builds off the event loop (falls back to inline if a worker cannot start). */
+  build: 'worker' | 'inline'
+}
+
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? './tileDataWorker.ts' : './tileDataWorker.js',
+  import.meta.url,
+)
+
+/** A worker running the TileData build; TypeScript sources load through tsx's loader. */
+function startWorker(workerData: unknown): Worker {
+  if (!WORKER_URL.pathname.endsWith('.ts')) return new Worker(WORKER_URL, { workerData })
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
+  return new Worker(boot, { eval: true, workerData })
+}
+
+/**
+ * The in-memory tile data of every dataset, one version each. `get` never blocks in worker mode:
+ * it answers null while the dataset's build runs (the caller then uses the store's own query),
+ * and starts a build when the stored version changed (an import). Builds run one at a time.
+ */
+export class TileIndexes {
+  private readonly ready = new Map<string, ReadyTileData>()
+  private readonly building = new Map<string, { version: number; done: Promise<void> }>()
+  private queue: Promise<void> = Promise.resolve()
+  private workerFailed = false
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: TileIndexesOptions,
+  ) {}
+
+  get(datasetId: string): ReadyTileData | null {
+    const version = this.store.info(datasetId).version
+    const have = this.ready.get(datasetId)
+    if (have && have.data.version === version) return have
+    if (this.useWorker()) {
+      void this.start(datasetId, version)
+      return null
+    }
+    return this.buildInline(datasetId)
+  }
+
+  /**
+   * Switches to background builds (`build`, default worker threads) and starts every dataset's
+   * build; resolves when all are ready. main.ts calls it right after listen.
+   */
+  async warm(build: TileIndexesOptions['build'] = 'worker'): Promise<void> {
+    this.options.build = build
+    await Promise.all(this.store.catalog.datasets.map((d) => this.start(d.id, this.store.info(d.id).version)))
+  }
+
+  private useWorker(): boolean {
+    return this.options.build === 'worker' && !this.workerFailed && this.store.location !== null
+  }
+
+  private start(datasetId: string, version: number): Promise<void> {
+    const running = this.building.get(datasetId)
+    if (running && running.version === version) return running.done
+    const have = this.ready.get(datasetId)
+    if (have && have.data.version === version) return Promise.resolve()
+    const dataset = this.store.dataset(datasetId)
+    if (!dataset) return Promise.resolve()
+    const done = this.queue
+      .then(async () => {
+        if (this.useWorker()) await this.buildInWorker(dataset)
+        else this.buildInline(datasetId)
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.building.get(datasetId)?.done === done) this.building.delete(datasetId)
+      })
+    this.queue = done
+    this.building.set(datasetId, { version, done })
+    return done
+  }
+
+  private buildInline(datasetId: string): ReadyTileData {
+    const dataset = this.store.dataset(datasetId) as DatasetDef
+    return this.accept(buildTileData(dataset, this.store.tileRows(datasetId)))
+  }
+
+  private buildInWorker(dataset: DatasetDef): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const worker = startWorker({ file: this.store.location, dataset })
+      let got = false
+      worker.once('message', (data: TileData) => {
+        got = true
+        this.accept(data)
+        resolve()
+      })
+      worker.once('error', (err) => {
+        this.workerFailed = true
+        try {
+          this.buildInline(dataset.id)
+          resolve()
+        } catch (e) {
+          reject(e instanceof Error ? e : err)
+        }
+      })
+      worker.once('exit', (code) => {
+        if (!got && code !== 0) reject(new Error(`tile index worker exited with ${code}`))
+      })
+    })
+  }
+
+  private accept(data: TileData): ReadyTileData {
+    const ready = { data, index: data.index ? Flatbush.from(data.index) : null }
+    const have = this.ready.get(data.dataset)
+    if (!have || have.data.version <= data.version) this.ready.set(data.dataset, ready)
+    return ready
+  }
+}
+
+const perStore = new WeakMap<Store, TileIndexes>()
+
+/** The one TileIndexes of a store (shared by the tile routes and main.ts's warm-up). */
+export function tileIndexesOf(store: Store): TileIndexes {
+  let t = perStore.get(store)
+  if (!t) {
+    t = new TileIndexes(store, { build: 'inline' })
+    perStore.set(store, t)
+  }
+  return t
+}
