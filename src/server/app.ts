@@ -17,6 +17,7 @@ import { identityPlugin } from './identity'
 import { basemapPlugin } from './basemap/basemapPlugin'
 import { pspsRoutes } from './operations/pspsRoutes'
 import { planningRoutes } from './operations/planningRoutes'
+import { mitigationRoutes } from './operations/mitigationRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,6 +100,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(basemapPlugin)
   await app.register(pspsRoutes, {})
   await app.register(planningRoutes, {})
+  await app.register(mitigationRoutes, {})
 
   await registerStatic(app, opts.staticDir)
   return app

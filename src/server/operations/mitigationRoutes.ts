@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { operationsConfig } from '../../generated/config'
+import type { MitigationSettings } from '../../generated/types'
+import { badRequest, notFound, unauthorized } from '../data/httpErrors'
+import { MitigationData } from './mitigationData'
+import { rankCircuits } from './mitigationScore'
+import { parseWeights } from './mitigationWeights'
+
+export interface MitigationRoutesOptions {
+  /** The mitigation section (defaults to operationsConfig.mitigation); null: not configured. */
+  settings?: MitigationSettings | null
+}
+
+const NOT_CONFIGURED = 'Mitigation Analysis is not configured'
+
+function bearer(request: FastifyRequest): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null
+}
+
+/** The settings the browser renders from: labels, formatters, default and used weights. */
+function describe(settings: MitigationSettings, weights: Readonly<Record<string, number>>) {
+  const total = Object.values(weights).reduce((s, w) => s + w, 0)
+  return {
+    dataset: settings.dataset,
+    key: { field: settings.key, label: settings.keyLabel ?? settings.key },
+    risk: { ...settings.risk },
+    factors: settings.consequence.map((c) => ({
+      ...c,
+      defaultWeight: c.weight,
+      weight: weights[c.id] ?? 0,
+      share: (weights[c.id] ?? 0) / total,
+    })),
+    weights,
+    scoreFormatter: settings.scoreFormatter ?? 'sigfig3',
+    chartTop: settings.chartTop ?? null,
+  }
+}
+
+/**
+ * GET /api/mitigation[?weight.<factor>=<n>...]: the circuits of operationsConfig.mitigation ranked
+ * by risk × weighted consequence (see mitigationScore.ts), with the weights used and the factor
+ * definitions. GET /api/mitigation/circuits/:id: one circuit's geometry for the map highlight.
+ * Every route needs a session (401 JSON otherwise); 404 when the section is not configured.
+ */
+export async function mitigationRoutes(app: FastifyInstance, opts: MitigationRoutesOptions): Promise<void> {
+  const settings = opts.settings === undefined ? (operationsConfig.mitigation ?? null) : opts.settings
+  const data = settings ? new MitigationData(app.store, settings) : null
+
+  app.addHook('onRequest', async (request, reply) => {
+    const token = bearer(request)
+    if (!token) return unauthorized(reply, 'a session token is required (Authorization: Bearer <token>)')
+    const verifier = app.sessionAuth.verifier
+    const session = verifier ? await verifier.verify(token) : null
+    if (!session) return unauthorized(reply, 'the session is invalid or has expired')
+    request.session = session
+  })
+
+  app.get('/api/mitigation', async (request, reply) => {
+    if (!settings || !data?.available) return notFound(reply, NOT_CONFIGURED)
+    const parsed = parseWeights(request.query as Record<string, unknown>, settings.consequence)
+    if (!parsed.ok) return badRequest(reply, parsed.parameter, parsed.message)
+    const snapshot = data.current()
+    const rows = rankCircuits(snapshot.set, parsed.weights)
+    reply.header('cache-control', 'no-store')
+    return {
+      ...describe(settings, parsed.weights),
+      version: snapshot.version,
+      maxima: snapshot.set.maxima,
+      count: rows.length,
+      rows,
+    }
+  })
+
+  app.get('/api/mitigation/circuits/:id', async (request, reply) => {
+    if (!data?.available) return notFound(reply, NOT_CONFIGURED)
+    const raw = (request.params as { id: string }).id
+    if (!/^\d{1,15}$/.test(raw)) return badRequest(reply, 'id', 'id must be a circuit id (a whole number)')
+    const circuit = data.geometry(Number(raw))
+    if (!circuit) return notFound(reply, `no circuit ${raw}`)
+    reply.header('cache-control', 'no-store')
+    return circuit
+  })
+}
