@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { catalogFrom, type DatasetDef } from './catalog'
 import type { ColumnFilter, SortKey } from './columnIndex'
+import { ColumnIndexBuilder } from './columnIndexStore'
 import { DatasetRecords } from './datasetRecords'
 import { openStore, SqliteStore } from './sqliteStore'
 
@@ -143,5 +144,62 @@ describe('records sort, persisted index and the SQL path', () => {
     for (const q of queries) expect(run(reader, q, 9, 11)).toEqual(run(store, q, 9, 11))
     expect(store.db.prepare('SELECT count(*) FROM column_index').pluck().get()).toBe(3)
     expect(new DatasetRecords(store.db, catalog, info, 100).index('things')).not.toBeNull()
+  })
+})
+
+describe('ColumnIndex against a plain scan', () => {
+  it('answers any sequence of filter sets and sorts like filtering an array (caches included)', () => {
+    let seed = 11
+    const rand = (): number => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646
+    const n = 3000
+    const towns = ['Santa Fe', 'Taos', 'Las Cruces', 'Santa Rosa', '']
+    const rows = Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      town: towns[Math.floor(rand() * towns.length)] as string,
+      score: rand() < 0.1 ? NaN : Math.floor(rand() * 50),
+    }))
+    const builder = new ColumnIndexBuilder(catalog.datasets[0]?.fields.slice(0, 2) ?? [])
+    for (const r of rows) builder.add(r.id, [r.town, Number.isNaN(r.score) ? null : r.score])
+    const index = builder.build()
+    const pool: ColumnFilter[] = [
+      { field: 'town', op: 'contains', value: 'santa' },
+      { field: 'town', op: 'contains', value: 'TAOS' },
+      { field: 'score', op: 'gt', value: 20 },
+      { field: 'score', op: 'lte', value: 10 },
+      { field: 'score', op: 'neq', value: 5 },
+      { field: 'score', op: 'eq', value: 7 },
+    ]
+    const passes = (r: (typeof rows)[number], f: ColumnFilter): boolean => {
+      if (f.op === 'contains') return r.town !== '' && r.town.toLowerCase().includes(f.value.toLowerCase())
+      const v = r.score
+      if (f.op === 'eq') return v === f.value
+      if (f.op === 'neq') return v < f.value || v > f.value
+      if (f.op === 'gt') return v > f.value
+      if (f.op === 'gte') return v >= f.value
+      return f.op === 'lt' ? v < f.value : v <= f.value
+    }
+    for (let q = 0; q < 200; q++) {
+      const filters = pool.filter(() => rand() < 0.35)
+      const sort: SortKey | undefined =
+        rand() < 0.3 ? { field: rand() < 0.5 ? 'town' : 'score', descending: rand() < 0.5 } : undefined
+      let expected = rows.filter((r) => filters.every((f) => passes(r, f)))
+      if (sort) {
+        const key = (r: (typeof rows)[number]): number | string =>
+          sort.field === 'town' ? r.town.toLowerCase() : r.score
+        const missing = (r: (typeof rows)[number]): boolean =>
+          sort.field === 'town' ? r.town === '' : Number.isNaN(r.score)
+        expected = [...expected].sort((a, b) => {
+          if (missing(a) || missing(b)) return Number(missing(a)) - Number(missing(b)) || a.id - b.id
+          const x = key(a)
+          const y = key(b)
+          return x === y ? a.id - b.id : (x < y ? -1 : 1) * (sort.descending ? -1 : 1)
+        })
+      }
+      const offset = Math.floor(rand() * 50)
+      const got = index.query(filters, 40, offset, sort)
+      const label = JSON.stringify({ filters, sort, offset })
+      expect(got.total, label).toBe(expected.length)
+      expect(got.ids, label).toEqual(expected.slice(offset, offset + 40).map((r) => r.id))
+    }
   })
 })
