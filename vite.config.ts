@@ -1,10 +1,11 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
+import { iconSubsetPlugin } from './src/app/icons/iconSubsetPlugin'
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080'
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), iconSubsetPlugin(import.meta.dirname)],
   root: 'src/app',
   publicDir: false,
   build: {

@@ -27,21 +27,47 @@ function bundleFigures(): Map<string, number> {
   return sizes
 }
 
-/** JS a route needs: every script in the page's resource timing after navigation and first map tiles. */
-async function routeJs(page: Page, url: string, sizes: Map<string, number>): Promise<number> {
-  await page.goto(url)
-  await page.waitForSelector('.el-map .leaflet-tile-loaded', { timeout: 60_000 })
-  await page.waitForTimeout(1000)
-  const names = await page.evaluate(() =>
-    performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.split('/').pop() ?? ''),
-  )
-  return [...new Set(names)].reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0)
+interface RouteJs {
+  /** Scripts requested before the first data-layer tile was drawn: what the first map view needs. */
+  readonly initial: number
+  /** Every script the route fetched within `settleMs` after that (deferred chunks such as the chart). */
+  readonly total: number
+  readonly deferred: readonly string[]
 }
 
-/** ms from navigation start to the first data-layer tile drawn (raster <img> or vector canvas). */
-async function firstTiles(page: Page, url: string): Promise<number> {
+/** JS a route loads (resource timing), split at the moment its first map tiles are drawn. */
+async function routeJs(
+  page: Page,
+  url: string,
+  sizes: Map<string, number>,
+  settleMs = 4000,
+): Promise<RouteJs> {
   await page.goto('about:blank')
   await page.goto(url, { waitUntil: 'commit' })
+  const drawnAt = await firstTilesAt(page)
+  await page.waitForTimeout(settleMs)
+  const entries = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => ({ name: new URL(e.name).pathname.split('/').pop() ?? '', start: e.startTime })),
+  )
+  const seen = new Set<string>()
+  let initial = 0
+  let total = 0
+  const deferred: string[] = []
+  for (const { name, start } of entries) {
+    const size = sizes.get(name)
+    if (size === undefined || seen.has(name)) continue
+    seen.add(name)
+    total += size
+    if (start <= drawnAt) initial += size
+    else deferred.push(`${name} ${kb(size)}`)
+  }
+  return { initial, total, deferred }
+}
+
+/** performance.now() when the first data-layer tile (raster <img> or vector canvas) is drawn. */
+async function firstTilesAt(page: Page): Promise<number> {
   const handle = await page.waitForFunction(
     () => {
       const tiles = document.querySelectorAll('.el-map [class*="el-layer-"] .leaflet-tile-loaded')
@@ -51,6 +77,13 @@ async function firstTiles(page: Page, url: string): Promise<number> {
     { polling: 'raf', timeout: 60_000 },
   )
   return Number(await handle.jsonValue())
+}
+
+/** ms from navigation start to the first data-layer tile drawn (raster <img> or vector canvas). */
+async function firstTiles(page: Page, url: string): Promise<number> {
+  await page.goto('about:blank')
+  await page.goto(url, { waitUntil: 'commit' })
+  return firstTilesAt(page)
 }
 
 async function particleFps(
@@ -94,9 +127,13 @@ async function main(): Promise<void> {
     const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target')
     console.log('\nFigures (headless Chromium, --disable-gpu, localhost):')
     console.log(
-      `  initial route JS (/DailyWildfireRisk, gzip): ${kb(initial)}  target ≤ ${TARGETS.initialKb} KB  ${verdict(initial / 1024 <= TARGETS.initialKb)}`,
+      `  initial route JS (/DailyWildfireRisk, gzip, fetched before its first tiles): ${kb(initial.initial)}  target ≤ ${TARGETS.initialKb} KB  ${verdict(initial.initial / 1024 <= TARGETS.initialKb)}`,
     )
-    console.log(`  map route JS (/PSPS, gzip):                  ${kb(mapRoute)}`)
+    console.log(`    + deferred after the first tiles: ${initial.deferred.join(', ') || 'none'}`)
+    console.log(`    = all JS of /DailyWildfireRisk: ${kb(initial.total)}`)
+    console.log(
+      `  map route JS (/PSPS, gzip): ${kb(mapRoute.initial)} before first tiles, ${kb(mapRoute.total)} in all`,
+    )
     console.log(
       `  first map tiles drawn: median ${median(runs).toFixed(0)} ms of ${runs.map((r) => r.toFixed(0)).join(', ')} ms  target ≤ ${TARGETS.firstTilesMs} ms  ${verdict(median(runs) <= TARGETS.firstTilesMs)}`,
     )

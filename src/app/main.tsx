@@ -3,6 +3,11 @@ import { createRoot } from 'react-dom/client'
 import '@blueprintjs/core/lib/css/blueprint.css'
 import './app.css'
 import { App } from './App'
+import { registerIconLoader } from './icons/registerIconLoader'
+import { serverMeta } from './meta/serverMeta'
+
+registerIconLoader()
+void serverMeta()
 
 const root = document.getElementById('root')
 if (root) {

@@ -1,18 +1,16 @@
 import { Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
 import { appConfig } from '../../generated/config'
+import { serverMeta, settledServerMeta } from '../meta/serverMeta'
 
 /** A discreet 'Demo data' badge while the server runs on demo data (GET /api/meta). */
 export function DemoBadge() {
-  const [demo, setDemo] = useState(false)
+  const [demo, setDemo] = useState(() => settledServerMeta()?.demo === true)
   useEffect(() => {
     let live = true
-    fetch('/api/meta')
-      .then((response) => (response.ok ? (response.json() as Promise<{ demo?: unknown }>) : null))
-      .then((meta) => {
-        if (live && meta?.demo === true) setDemo(true)
-      })
-      .catch((error: unknown) => console.warn('GET /api/meta failed', error))
+    void serverMeta().then((meta) => {
+      if (live && meta?.demo === true) setDemo(true)
+    })
     return () => {
       live = false
     }

@@ -1,10 +1,11 @@
 import { Spinner } from '@blueprintjs/core'
 import type { Map as LeafletMap } from 'leaflet'
 import 'leaflet/dist/leaflet.css'
-import { useMemo, useReducer, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useMemo, useReducer, useState, type ReactNode } from 'react'
 import { appConfig } from '../../generated/config'
 import { LayerSidebar } from '../layers/LayerSidebar'
-import { AttributeTablesPanel, AttributeTablesProvider, useAttributeTables } from '../tables'
+import { AttributeTablesProvider } from '../tables/AttributeTablesProvider'
+import { useAttributeTables } from '../tables/useAttributeTables'
 import { LayerStateContext } from '../layers/LayerStateContext'
 import { initialLayerState, layerReducer } from '../layers/layerState'
 import { catalog } from './catalog/catalog'
@@ -22,6 +23,22 @@ export interface MapScreenProps {
 
 const sidebarExcluded = (path: string) =>
   appConfig.routes.sidebarExcluded.some((p) => p.toLowerCase() === path.toLowerCase().replace(/\/$/, ''))
+
+// The tables panel (TanStack Table, filters, CSV export) is fetched when the first table opens.
+const AttributeTablesPanel = lazy(() =>
+  import('../tables/AttributeTablesPanel').then((m) => ({ default: m.AttributeTablesPanel })),
+)
+
+/** The attribute-tables panel, loaded and mounted while at least one table is open. */
+function TablesPanelWhenOpen({ now }: { readonly now: () => number }) {
+  const { openTableIds } = useAttributeTables()
+  if (openTableIds.length === 0) return null
+  return (
+    <Suspense fallback={<Spinner className="el-tables-loading" size={24} />}>
+      <AttributeTablesPanel now={now} />
+    </Suspense>
+  )
+}
 
 /** The sidebar with its table buttons wired to the attribute-tables panel. */
 function SidebarWithTables() {
@@ -54,7 +71,7 @@ export function MapScreen({ panel }: MapScreenProps) {
                 )}
               </div>
               {panel ? <div className="el-map-panel">{panel}</div> : null}
-              <AttributeTablesPanel now={now} />
+              <TablesPanelWhenOpen now={now} />
             </div>
           </div>
         </AttributeTablesProvider>

@@ -1,3 +1,4 @@
 export { MapScreen } from './MapScreen'
 export type { MapScreenProps } from './MapScreen'
 export { MapInstanceContext, useLeafletMap } from './mapContext'
+export { whenMapDrawn } from './render/firstDraw'

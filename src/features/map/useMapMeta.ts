@@ -1,20 +1,18 @@
 import { useEffect, useState } from 'react'
+import { serverMeta, settledServerMeta, type ServerMeta } from '../../app/meta/serverMeta'
 import { appConfig } from '../../generated/config'
 
-/** Demo flag from GET /api/meta (no auth); config's demo default if the call fails. */
+const demoOf = (meta: ServerMeta | null): boolean => meta?.demo ?? appConfig.demo.enabled
+
+/** Demo flag from GET /api/meta (no auth, asked once at boot); config's demo default if the call fails. */
 export function useDemoFlag(): boolean | null {
-  const [demo, setDemo] = useState<boolean | null>(null)
+  const [demo, setDemo] = useState<boolean | null>(() => {
+    const settled = settledServerMeta()
+    return settled === undefined ? null : demoOf(settled)
+  })
   useEffect(() => {
     let live = true
-    fetch('/api/meta')
-      .then((r) =>
-        r.ok ? (r.json() as Promise<{ demo?: unknown }>) : Promise.reject(new Error(`meta ${r.status}`)),
-      )
-      .then((meta) => live && setDemo(typeof meta.demo === 'boolean' ? meta.demo : appConfig.demo.enabled))
-      .catch((error: unknown) => {
-        console.warn('GET /api/meta failed; using the configured demo default', error)
-        if (live) setDemo(appConfig.demo.enabled)
-      })
+    void serverMeta().then((meta) => live && setDemo(demoOf(meta)))
     return () => {
       live = false
     }

@@ -2,13 +2,22 @@ import { NonIdealState, Spinner } from '@blueprintjs/core'
 import { lazy, Suspense, useEffect, useMemo } from 'react'
 import { appConfig } from '../../generated/config'
 import { hourLabel } from '../../shared/risk'
+import { whenMapDrawn } from '../map'
 import { DayCards } from './DayCards'
 import { fetchPSPSRiskScore, useRiskScore } from './riskScoreStore'
 import { useReferenceDay } from './useReferenceDay'
 import './risk.css'
 
-// ApexCharts is large: its own chunk, loaded once there is a series to draw.
-const ForecastChart = lazy(() => import('./chart').then((m) => ({ default: m.ForecastChart })))
+/** Longest wait for the map's first tiles before the chart loads anyway (map without layers, tiles failing). */
+const CHART_WAIT_FOR_MAP_MS = 3000
+
+// ApexCharts is large: its own chunk, fetched once there is a series to draw and the map under which
+// this panel sits has drawn its first tiles, so the chart never delays the first map view.
+const ForecastChart = lazy(() =>
+  whenMapDrawn(CHART_WAIT_FOR_MAP_MS)
+    .then(() => import('./chart/ForecastChart'))
+    .then((m) => ({ default: m.ForecastChart })),
+)
 
 /** The forecast chart panel: loads the series once when shown; chart above the day cards. */
 export function ForecastPanel() {

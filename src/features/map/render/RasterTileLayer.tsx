@@ -1,6 +1,7 @@
 import L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { useMap } from 'react-leaflet'
+import { markMapDrawn } from './firstDraw'
 
 export interface RasterTileLayerProps {
   readonly url: string
@@ -35,6 +36,7 @@ export function RasterTileLayer({
       className,
       attribution: '',
     })
+    layer.once('tileload', markMapDrawn)
     layer.addTo(map)
     layerRef.current = layer
     return () => {

@@ -5,6 +5,7 @@ import type { MapLayerConfig, SourceConfig } from '../catalog/catalogTypes'
 import { tileUrlTemplate } from '../catalog/catalog'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
 import { toPaintRules } from '../style/toPaintRules'
+import { markMapDrawn } from './firstDraw'
 import type { PickRegistry } from './pickRegistry'
 
 interface GridLayerWithQuery extends L.GridLayer {
@@ -47,6 +48,7 @@ export function VectorTileLayer(props: VectorTileLayerProps) {
       className: `el-layer-${mapLayer.id}`,
     }
     const layer = leafletLayer(options) as unknown as GridLayerWithQuery
+    layer.once('tileload', markMapDrawn)
     layer.addTo(map)
     layerRef.current = layer
     registry.add(drawKey, {

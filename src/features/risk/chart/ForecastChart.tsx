@@ -1,6 +1,13 @@
-import ApexCharts from 'apexcharts'
+// The tree-shaken ApexCharts build: the bare class plus the line chart and annotations (band and
+// crossing lines); the legend feature is fetched only when config turns the legend on.
+import ApexCharts from 'apexcharts/core'
+import 'apexcharts/line'
+import 'apexcharts/features/annotations'
 import { useEffect, useMemo, useRef } from 'react'
+import { appConfig } from '../../../generated/config'
 import { forecastChartOptions } from './forecastChartOptions'
+
+const legendFeature: Promise<unknown> = appConfig.chart.legend ? import('./legendFeature') : Promise.resolve()
 
 export interface ForecastChartProps {
   /** Axis labels, one per score. */
@@ -29,9 +36,17 @@ export function ForecastChart({ labels, scores }: ForecastChartProps) {
   useEffect(() => {
     const element = host.current
     if (!element) return
-    const chart = new ApexCharts(element, options)
-    void chart.render()
-    return () => chart.destroy()
+    let chart: ApexCharts | null = null
+    let live = true
+    void legendFeature.then(() => {
+      if (!live) return
+      chart = new ApexCharts(element, options)
+      void chart.render()
+    })
+    return () => {
+      live = false
+      chart?.destroy()
+    }
   }, [options])
   // ApexCharts sizes a '100%' height by the host's parent, so the parent carries the height.
   return (
