@@ -86,4 +86,13 @@ describe('layerReducer', () => {
     })
     expect(back.checkedSubLayers.forecasted_fire).toContain('forecasted_fire_p50')
   })
+
+  it('sets and clears the forecast hour (whole hours, no change = same state)', () => {
+    expect(defaults.forecastHour).toBeNull()
+    const s = layerReducer(defaults, { type: 'setForecastHour', hour: 7 })
+    expect(s.forecastHour).toBe(7)
+    expect(layerReducer(s, { type: 'setForecastHour', hour: 7 })).toBe(s)
+    expect(layerReducer(s, { type: 'setForecastHour', hour: 3.6 }).forecastHour).toBe(3)
+    expect(layerReducer(s, { type: 'setForecastHour', hour: null }).forecastHour).toBeNull()
+  })
 })

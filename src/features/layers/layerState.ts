@@ -16,6 +16,8 @@ export interface LayerUiState {
   readonly selectedSubLayer: Readonly<Record<string, string>>
   readonly checkedSubLayers: Readonly<Record<string, readonly string[]>>
   readonly override: ClickOverrideState | null
+  /** Forecast hour of the hourly raster layers (Planning Mode's slider); null = the server's current hour. */
+  readonly forecastHour: number | null
 }
 
 export type LayerAction =
@@ -27,6 +29,7 @@ export type LayerAction =
   | { type: 'toggleCheckedSubLayer'; layerId: string; subLayerId: string }
   | { type: 'showOverride'; override: ClickOverrideState }
   | { type: 'clearOverride' }
+  | { type: 'setForecastHour'; hour: number | null }
 
 /** Restorable parts of the state (from a share URL). */
 export interface LayerStateSeed {
@@ -61,6 +64,7 @@ export function initialLayerState(
         : undefined,
     ),
     override: null,
+    forecastHour: null,
   }
 }
 
@@ -94,6 +98,10 @@ export function layerReducer(state: LayerUiState, action: LayerAction): LayerUiS
       return { ...state, override: action.override }
     case 'clearOverride':
       return state.override ? { ...state, override: null } : state
+    case 'setForecastHour': {
+      const hour = action.hour === null ? null : Math.max(0, Math.floor(action.hour))
+      return hour === state.forecastHour ? state : { ...state, forecastHour: hour }
+    }
     default: {
       const unhandled: never = action
       return unhandled

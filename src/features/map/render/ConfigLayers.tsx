@@ -28,6 +28,7 @@ export function ConfigLayers({ demo, registry }: { demo: boolean; registry: Pick
           now={now}
           registry={registry}
           serviceTiles={serviceTiles}
+          forecastHour={state.forecastHour}
         />
       ))}
     </>

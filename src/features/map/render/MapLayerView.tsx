@@ -3,6 +3,7 @@ import { mapLayerById, sourceById, tileUrlTemplate } from '../catalog/catalog'
 import { compilePaintStyle, type CompileOptions } from '../style/compilePaintStyle'
 import { WindParticleLayer } from '../wind/WindParticleLayer'
 import type { DrawItem } from './drawList'
+import { withForecastHour } from './hourlyTileUrl'
 import { paneFor } from './panes'
 import type { PickRegistry } from './pickRegistry'
 import { RasterTileLayer } from './RasterTileLayer'
@@ -16,10 +17,20 @@ export interface MapLayerViewProps {
   readonly registry: PickRegistry
   /** Tile URL templates published by raster services, by map layer id (smoke). */
   readonly serviceTiles: ReadonlyMap<string, string>
+  /** Forecast hour for hourly raster sources (layer state; null = the server's current hour). */
+  readonly forecastHour?: number | null
 }
 
 /** The one generic renderer: a config map layer becomes a Leaflet layer by its paint `type`. */
-export function MapLayerView({ item, order, demo, now, registry, serviceTiles }: MapLayerViewProps) {
+export function MapLayerView({
+  item,
+  order,
+  demo,
+  now,
+  registry,
+  serviceTiles,
+  forecastHour = null,
+}: MapLayerViewProps) {
   const mapLayer = mapLayerById(item.mapLayerId)
   const source = sourceById(mapLayer.source)
   // Keyed by content: the draw list is rebuilt on every sidebar change, the style (and its layer) must not be.
@@ -52,7 +63,10 @@ export function MapLayerView({ item, order, demo, now, registry, serviceTiles }:
     case 'raster':
       return (
         <RasterTileLayer
-          url={serviceTiles.get(mapLayer.id) ?? tileUrlTemplate(source, demo)}
+          url={
+            serviceTiles.get(mapLayer.id) ??
+            withForecastHour(tileUrlTemplate(source, demo), source, forecastHour)
+          }
           opacity={style.opacity * item.intensity}
           pane={pane}
           minZoom={source.minzoom}
