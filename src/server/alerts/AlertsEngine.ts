@@ -1,0 +1,109 @@
+import type { Feature, FeatureCollection } from 'geojson'
+import type { AlertRule, AlertsSettings } from '../../generated/types'
+import { partsToGeometry } from '../store/geometryCodec'
+import type { Store } from '../store/Store'
+import type { Alert, PreparedDataset } from './alertTypes'
+import { evaluateRule } from './evaluateRule'
+import { prepareDataset } from './prepareDataset'
+
+export interface AlertsEvaluation {
+  /** Sorted by severity (config order), then time (newest first), then id. */
+  alerts: Alert[]
+  /** Alerts per rule id (every configured rule, 0 when it raised none). */
+  counts: Map<string, number>
+  evaluatedAt: string
+}
+
+interface RuleResult {
+  key: string
+  alerts: Alert[]
+}
+
+const MINUTE_MS = 60_000
+
+/**
+ * Evaluates the configured rules against the store. Decoded datasets are kept per dataset
+ * version and each rule's alerts per (hazard version, asset version) — plus the minute of "now"
+ * for rules with an age limit — so requests between data changes cost a few map look-ups.
+ */
+export class AlertsEngine {
+  private readonly datasets = new Map<string, PreparedDataset>()
+  private readonly results = new Map<string, RuleResult>()
+  private readonly severityRank: Map<string, number>
+
+  constructor(
+    private readonly store: Store,
+    readonly settings: AlertsSettings,
+    readonly now: () => number,
+  ) {
+    this.severityRank = new Map(settings.severities.map((s, i) => [s.id, i]))
+  }
+
+  evaluate(): AlertsEvaluation {
+    const now = this.now()
+    const alerts: Alert[] = []
+    const counts = new Map<string, number>()
+    for (const rule of this.settings.rules) {
+      const list = this.ruleAlerts(rule, now)
+      counts.set(rule.id, list.length)
+      alerts.push(...list)
+    }
+    const rank = (a: Alert) => this.severityRank.get(a.severity) ?? Number.MAX_SAFE_INTEGER
+    alerts.sort((a, b) => rank(a) - rank(b) || b.time.localeCompare(a.time) || a.id.localeCompare(b.id))
+    return { alerts, counts, evaluatedAt: new Date(now).toISOString() }
+  }
+
+  /** The alert's hazard and assets as GeoJSON (properties: role, dataset, id, label, distanceMiles). */
+  geometry(alert: Alert): FeatureCollection {
+    const features: Feature[] = []
+    const hazards = this.datasets.get(alert.hazard.dataset)
+    const hazard = hazards?.byId.get(alert.hazard.id)
+    if (hazards && hazard)
+      features.push({
+        type: 'Feature',
+        geometry: partsToGeometry(hazard.shape.parts, hazards.kind),
+        properties: { role: 'hazard', dataset: hazards.id, id: hazard.id, label: alert.hazard.label },
+      })
+    for (const a of alert.assets) {
+      const assets = this.datasets.get(a.dataset)
+      const asset = assets?.byId.get(a.id)
+      if (!assets || !asset) continue
+      features.push({
+        type: 'Feature',
+        geometry: partsToGeometry(asset.shape.parts, assets.kind),
+        properties: {
+          role: 'asset',
+          dataset: a.dataset,
+          id: a.id,
+          label: a.label,
+          distanceMiles: a.distanceMiles,
+        },
+      })
+    }
+    return { type: 'FeatureCollection', bbox: alert.bbox, features }
+  }
+
+  private ruleAlerts(rule: AlertRule, now: number): Alert[] {
+    const hazards = this.dataset(rule.hazard.dataset)
+    const assets = this.dataset(rule.asset.dataset)
+    if (!hazards || !assets) return []
+    const aged = rule.hazard.maxAgeHours !== undefined || rule.asset.maxAgeHours !== undefined
+    const key = `${hazards.version}:${assets.version}${aged ? `:${Math.floor(now / MINUTE_MS)}` : ''}`
+    const cached = this.results.get(rule.id)
+    if (cached?.key === key) return cached.alerts
+    const alerts = evaluateRule(rule, hazards, assets, now)
+    this.results.set(rule.id, { key, alerts })
+    return alerts
+  }
+
+  private dataset(id: string): PreparedDataset | undefined {
+    const def = this.store.dataset(id)
+    if (!def) return undefined
+    const version = this.store.info(id).version
+    const cached = this.datasets.get(id)
+    if (cached?.version === version) return cached
+    const prepared = prepareDataset(def, version, this.store.allFeatures(id))
+    this.datasets.set(id, prepared)
+    return prepared
+  }
+}

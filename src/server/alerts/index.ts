@@ -1,0 +1,2 @@
+export { AlertsEngine, type AlertsEvaluation } from './AlertsEngine'
+export type { Alert, AlertAsset } from './alertTypes'
