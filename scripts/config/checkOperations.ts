@@ -100,5 +100,6 @@ function checkMitigation(ix: CatalogueIndex, mit: MitigationSettings): void {
     checkField(ix, mitFields, mit.dataset, ['mitigation', 'risk', 'field'], mit.risk.field, ['number'])
     mit.consequence.forEach((c, j) => checkField(ix, mitFields, mit.dataset, ['mitigation', 'consequence', j, 'field'], c.field, ['number']))
   }
+  mit.consequence.forEach((c, j) => c.color && ix.color(O, ['mitigation', 'consequence', j, 'color'], c.color))
   if (mit.consequence.every((c) => c.weight === 0)) ix.ctx.report(O, ['mitigation', 'consequence'], 'at least one consequence weight must be above 0')
 }
