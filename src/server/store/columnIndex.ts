@@ -33,6 +33,8 @@ export class ColumnIndex {
   private readonly cache = new Map<string, Int32Array>()
   private cachedBytes = 0
   private readonly orders = new Map<string, Int32Array>()
+  /** Row marks while ordering a result (all zero between calls). */
+  private scratch: Uint8Array | null = null
 
   constructor(
     readonly ids: Int32Array,
@@ -50,31 +52,41 @@ export class ColumnIndex {
     offset: number,
     sort?: SortKey,
   ): { ids: number[]; total: number } {
-    const rows = this.matches(filters, sort)
-    const page = rows.subarray(Math.min(offset, rows.length), Math.min(offset + limit, rows.length))
+    const rows = sort ? this.sorted(filters, sort) : this.matches(filters)
+    const page = rows.subarray(offset, offset + limit)
     return { ids: Array.from(page, (r) => this.ids[r] as number), total: rows.length }
   }
 
-  /** Row positions matching the filters, in id order or in `sort` order (cached, LRU by bytes). */
-  private matches(filters: readonly ColumnFilter[], sort: SortKey | undefined): Int32Array {
-    const key =
-      filters.map(filterKey).sort().join('&') + (sort ? `|${sort.descending ? '-' : ''}${sort.field}` : '')
+  /** The matching rows in `sort` order: the column's order walked once, kept like `matches`. */
+  private sorted(filters: readonly ColumnFilter[], sort: SortKey): Int32Array {
+    const key = `${filters.map(filterKey).sort().join('&')}|${sort.descending ? '-' : ''}${sort.field}`
     const hit = this.cached(key)
     if (hit) return hit
-    let rows = this.filter(filters)
-    if (sort) {
-      const n = this.ids.length
-      const order = this.order(sort)
-      const mask = new Uint8Array(n)
-      for (let i = 0; i < rows.length; i++) mask[rows[i] as number] = 1
-      const sorted = new Int32Array(rows.length)
+    const rows = this.matches(filters)
+    const order = this.order(sort)
+    let out = order
+    if (rows.length < order.length) {
+      this.scratch ??= new Uint8Array(order.length)
+      const mark = this.scratch
+      for (let i = 0; i < rows.length; i++) mark[rows[i] as number] = 1
+      out = new Int32Array(rows.length)
       let k = 0
-      for (let j = 0; j < n && k < sorted.length; j++) {
+      for (let j = 0; j < order.length && k < out.length; j++) {
         const r = order[j] as number
-        if (mask[r] === 1) sorted[k++] = r
+        if (mark[r] === 1) out[k++] = r
       }
-      rows = sorted
+      for (let i = 0; i < rows.length; i++) mark[rows[i] as number] = 0
+      this.remember(key, out)
     }
+    return out
+  }
+
+  /** Row positions matching the filters, in id order (cached, LRU by bytes). */
+  private matches(filters: readonly ColumnFilter[]): Int32Array {
+    const key = filters.map(filterKey).sort().join('&')
+    const hit = this.cached(key)
+    if (hit) return hit
+    const rows = this.filter(filters)
     this.remember(key, rows)
     return rows
   }
