@@ -1,0 +1,5 @@
+// Shared pieces of the operations views (PSPS, Planning Mode, Mitigation Analysis).
+export { SortableTable, nextSort } from './SortableTable'
+export type { SortableColumn, SortableTableProps, SortState } from './SortableTable'
+export { downloadText } from './downloadText'
+export { useMapHighlight, HIGHLIGHT_PANE } from './useMapHighlight'
