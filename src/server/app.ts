@@ -18,6 +18,7 @@ import { basemapPlugin } from './basemap/basemapPlugin'
 import { pspsRoutes } from './operations/pspsRoutes'
 import { planningRoutes } from './operations/planningRoutes'
 import { mitigationRoutes } from './operations/mitigationRoutes'
+import { alertsRoutes } from './operations/alertsRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,6 +102,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(pspsRoutes, {})
   await app.register(planningRoutes, {})
   await app.register(mitigationRoutes, {})
+  await app.register(alertsRoutes, {})
 
   await registerStatic(app, opts.staticDir)
   return app

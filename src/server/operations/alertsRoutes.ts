@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { appConfig, operationsConfig } from '../../generated/config'
+import type { AlertsSettings } from '../../generated/types'
+import { resolveColor } from '../../shared/config/resolveColor'
+import { zonedInstant } from '../../shared/time/zonedInstant'
+import { AlertsEngine, type Alert } from '../alerts'
+import { badRequest, notFound, unauthorized } from '../data/httpErrors'
+import { createAlertsStore, type AlertsStore } from '../store/alertsStore'
+import { parseAlertsQuery } from './alertsQuery'
+
+export interface AlertsRoutesOptions {
+  /** Defaults to operationsConfig.alerts. */
+  settings?: AlertsSettings
+  /** The engine's "now": defaults to the demo reference noon in demo mode, else the real clock. */
+  now?: () => number
+  /** Defaults to the alert_acks table of `app.store.db`. */
+  acks?: AlertsStore
+  /** Clock of acknowledgements (defaults to Date.now). */
+  ackClock?: () => number
+}
+
+interface IdParams {
+  id: string
+}
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 300 } },
+} as const
+
+function bearer(request: FastifyRequest): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null
+}
+
+/** Noon local time of the demo reference date — the demo data's "now" (as the map clock). */
+function engineClock(demo: boolean): () => number {
+  if (!demo) return Date.now
+  const fixed = zonedInstant(appConfig.demo.referenceDate, 12, appConfig.demo.timeZone)
+  return () => fixed
+}
+
+/**
+ * GET /api/alerts, GET /api/alerts/:id/geometry, POST and DELETE /api/alerts/:id/ack: the
+ * asset-exposure alerts of config/operations.yaml with the member's acknowledgements. Every route
+ * needs a session (the app's verifier, as the data API); acknowledgements are audited.
+ */
+export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptions): Promise<void> {
+  const settings = opts.settings ?? operationsConfig.alerts
+  const engine = new AlertsEngine(app.store, settings, opts.now ?? engineClock(app.appOptions.demo))
+  const acks = opts.acks ?? createAlertsStore(app.store.db)
+  const ackClock = opts.ackClock ?? Date.now
+  const severities = settings.severities.map((s) => ({
+    id: s.id,
+    label: s.label,
+    color: resolveColor(s.color),
+  }))
+  const ruleIds = settings.rules.map((r) => r.id)
+
+  app.addHook('onRequest', async (request, reply) => {
+    const token = bearer(request)
+    if (!token) return unauthorized(reply, 'a session token is required (Authorization: Bearer <token>)')
+    const verifier = app.sessionAuth.verifier
+    const session = verifier ? await verifier.verify(token) : null
+    if (!session) return unauthorized(reply, 'the session is invalid or has expired')
+    request.session = session
+  })
+
+  const memberOf = (request: FastifyRequest): string => request.session?.memberId ?? ''
+  const find = (id: string): Alert | undefined => engine.evaluate().alerts.find((a) => a.id === id)
+  const unknownAlert = (reply: FastifyReply, id: string) => notFound(reply, `no current alert '${id}'`)
+
+  app.get('/api/alerts', async (request, reply) => {
+    const parsed = parseAlertsQuery(
+      request.query as Record<string, unknown>,
+      ruleIds,
+      severities.map((s) => s.id),
+    )
+    if (!parsed.ok) return badRequest(reply, parsed.parameter, parsed.message)
+    const { rules, severities: wanted, acknowledged } = parsed.query
+    const evaluation = engine.evaluate()
+    const mine = acks.acknowledgements(memberOf(request))
+    const alerts = evaluation.alerts
+      .filter((a) => (!rules || rules.has(a.ruleId)) && (!wanted || wanted.has(a.severity)))
+      .map((a) => {
+        const at = mine.get(a.id)
+        return {
+          ...a,
+          acknowledged: at !== undefined,
+          acknowledgedAt: at === undefined ? null : new Date(at).toISOString(),
+        }
+      })
+      .filter((a) => acknowledged === null || a.acknowledged === acknowledged)
+    return {
+      alerts,
+      evaluatedAt: evaluation.evaluatedAt,
+      rules: settings.rules.map((r) => ({
+        id: r.id,
+        title: r.title,
+        severity: r.severity,
+        count: evaluation.counts.get(r.id) ?? 0,
+      })),
+      severities,
+    }
+  })
+
+  app.get<{ Params: IdParams }>(
+    '/api/alerts/:id/geometry',
+    { schema: { params: idParams } },
+    async (request, reply) => {
+      const alert = find(request.params.id)
+      return alert ? engine.geometry(alert) : unknownAlert(reply, request.params.id)
+    },
+  )
+
+  app.post<{ Params: IdParams }>(
+    '/api/alerts/:id/ack',
+    { schema: { params: idParams } },
+    async (request, reply) => {
+      const alert = find(request.params.id)
+      if (!alert) return unknownAlert(reply, request.params.id)
+      const actor = { memberId: memberOf(request), ip: request.ip, detail: { ruleId: alert.ruleId } }
+      const at = acks.acknowledge(alert.id, actor, ackClock())
+      return { id: alert.id, acknowledged: true, acknowledgedAt: new Date(at).toISOString() }
+    },
+  )
+
+  app.delete<{ Params: IdParams }>(
+    '/api/alerts/:id/ack',
+    { schema: { params: idParams } },
+    async (request, reply) => {
+      const alert = find(request.params.id)
+      if (!alert) return unknownAlert(reply, request.params.id)
+      const actor = { memberId: memberOf(request), ip: request.ip, detail: { ruleId: alert.ruleId } }
+      acks.unacknowledge(alert.id, actor, ackClock())
+      return { id: alert.id, acknowledged: false, acknowledgedAt: null }
+    },
+  )
+}

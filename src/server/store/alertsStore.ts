@@ -1,0 +1,58 @@
+import type Database from 'better-sqlite3'
+import { createIdentityStore } from './identityStore'
+
+/** Who changed an acknowledgement, for the audit log. */
+export interface AckActor {
+  memberId: string
+  ip: string | null
+  /** Extra audit detail (e.g. the rule id). */
+  detail?: Record<string, unknown>
+}
+
+/** Alert acknowledgements per member (table alert_acks, migration 080), audited in identity_audit. */
+export interface AlertsStore {
+  /** alert id → acknowledged at (ms) for one member. */
+  acknowledgements(memberId: string): Map<string, number>
+  /** Idempotent: answers the first acknowledgement time; audits only a new acknowledgement. */
+  acknowledge(alertId: string, actor: AckActor, at: number): number
+  /** Removes the member's acknowledgement; false when there was none. Audits a removal. */
+  unacknowledge(alertId: string, actor: AckActor, at: number): boolean
+}
+
+export function createAlertsStore(db: Database.Database): AlertsStore {
+  const identity = createIdentityStore(db)
+  const list = db.prepare<[string], { alert_id: string; at: number }>(
+    'SELECT alert_id, at FROM alert_acks WHERE member_id = ?',
+  )
+  const insert = db.prepare('INSERT OR IGNORE INTO alert_acks (alert_id, member_id, at) VALUES (?, ?, ?)')
+  const select = db
+    .prepare<[string, string], number>('SELECT at FROM alert_acks WHERE alert_id = ? AND member_id = ?')
+    .pluck()
+  const remove = db.prepare('DELETE FROM alert_acks WHERE alert_id = ? AND member_id = ?')
+  const audit = (event: string, alertId: string, actor: AckActor, at: number) =>
+    identity.audit({
+      at,
+      event,
+      memberId: actor.memberId,
+      subject: alertId,
+      ip: actor.ip,
+      detail: actor.detail ?? {},
+    })
+
+  const acknowledge = db.transaction((alertId: string, actor: AckActor, at: number): number => {
+    const created = insert.run(alertId, actor.memberId, at).changes > 0
+    if (created) audit('alert.acknowledged', alertId, actor, at)
+    return select.get(alertId, actor.memberId) ?? at
+  })
+  const unacknowledge = db.transaction((alertId: string, actor: AckActor, at: number): boolean => {
+    const removed = remove.run(alertId, actor.memberId).changes > 0
+    if (removed) audit('alert.unacknowledged', alertId, actor, at)
+    return removed
+  })
+
+  return {
+    acknowledgements: (memberId) => new Map(list.all(memberId).map((r) => [r.alert_id, r.at])),
+    acknowledge: (alertId, actor, at) => acknowledge(alertId, actor, at),
+    unacknowledge: (alertId, actor, at) => unacknowledge(alertId, actor, at),
+  }
+}
