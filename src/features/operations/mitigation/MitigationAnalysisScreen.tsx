@@ -1,6 +1,7 @@
 import { MapScreen } from '../../map'
+import { MitigationPanel } from './MitigationPanel'
 
-/** The map screen; its route panel is being built (issue 10). */
+/** /MitigationAnalysis: the map screen with the mitigation ranking panel beneath the map. */
 export function MitigationAnalysisScreen() {
-  return <MapScreen />
+  return <MapScreen panel={<MitigationPanel />} />
 }
