@@ -6,6 +6,8 @@ import { fieldColumn, tableNames } from './datasetTables'
 export interface TileRows {
   version: number
   count: number
+  /** The dataset's bbox as recorded at import (identifies the data with version and count). */
+  bbox: [number, number, number, number] | null
   rows: Iterable<unknown[]>
 }
 
@@ -15,12 +17,21 @@ export interface TileRows {
  */
 export function tileRows(db: Database.Database, d: DatasetDef): TileRows {
   const { features } = tableNames(d.id)
-  const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0)
+  const meta = db
+    .prepare('SELECT version, minx, miny, maxx, maxy FROM datasets WHERE id = ?')
+    .raw()
+    .get(d.id) as [number, number | null, number | null, number | null, number | null] | undefined
+  const version = Number(meta?.[0] ?? 0)
+  const box = meta?.slice(1) ?? []
+  const bbox =
+    box.length === 4 && box.every((v) => typeof v === 'number')
+      ? (box as [number, number, number, number])
+      : null
   const count = Number(db.prepare(`SELECT count(*) FROM ${features}`).pluck().get())
   const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
   const rows = db
     .prepare(`SELECT id, size, geom${cols} FROM ${features} ORDER BY id`)
     .raw()
     .iterate() as Iterable<unknown[]>
-  return { version, count, rows }
+  return { version, count, bbox, rows }
 }

@@ -24,7 +24,7 @@ function dataOf(
     const g = encodeGeometry(toParts(it.geometry, kind), kind)
     return [i + 1, g.size, g.blob, it.props?.label ?? null, it.props?.value ?? null]
   })
-  return buildTileData(d, { version: 1, count: rows.length, rows })
+  return buildTileData(d, { version: 1, count: rows.length, bbox: null, rows })
 }
 
 /** Lon/lat of a tile-unit position in tile z/x/y. */

@@ -23,6 +23,9 @@ export interface TileCacheOptions extends TileLimits {
   maxCacheBytes: number
 }
 
+/** How long a tile waits for its dataset's tile data while that is read from its file. */
+const LOAD_WAIT_MS = 2000
+
 /** Below this size gzip runs synchronously (cheaper than a thread-pool round trip). */
 const SYNC_GZIP_BYTES = 32 * 1024
 
@@ -69,7 +72,8 @@ export class TileCache {
   ): Promise<ServedTile> {
     let scale = 1
     for (;;) {
-      const ready = this.indexes.get(source.dataset)
+      const ready =
+        this.indexes.get(source.dataset) ?? (await this.indexes.wait(source.dataset, LOAD_WAIT_MS))
       const tile = buildTile(this.store, source, z, x, y, this.options, scale, ready)
       if (tile.features === 0) {
         const empty: ServedTile = {

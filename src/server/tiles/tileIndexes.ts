@@ -5,6 +5,7 @@ import Flatbush from 'flatbush'
 import type { DatasetDef } from '../store/catalog'
 import type { Store } from '../store/Store'
 import { buildTileData, type TileData } from './tileData'
+import { readTileData, tileDataPath } from './tileDataFile'
 
 export interface ReadyTileData {
   data: TileData
@@ -24,19 +25,26 @@ const WORKER_URL = new URL(
 /** A worker running the TileData build; TypeScript sources load through tsx's loader. */
 function startWorker(workerData: unknown): Worker {
   if (!WORKER_URL.pathname.endsWith('.ts')) return new Worker(WORKER_URL, { workerData })
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href
+  // tsx's ESM register API (the package's "import" entry sits beside the resolved CommonJS one).
+  const api = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs')
+  const tsx = pathToFileURL(api).href
   const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
   return new Worker(boot, { eval: true, workerData })
 }
 
 /**
  * The in-memory tile data of every dataset, one version each. `get` never blocks in worker mode:
- * it answers null while the dataset's build runs (the caller then uses the store's own query),
- * and starts a build when the stored version changed (an import). Builds run one at a time.
+ * it answers null while the dataset's data loads or builds (the caller then waits briefly for a
+ * load, or uses the store's own query), and starts one when the stored version changed (an
+ * import). A worker build also writes the data next to the store (tile-index/<dataset>.bin), so
+ * later starts only read that file. Builds run one at a time.
  */
 export class TileIndexes {
   private readonly ready = new Map<string, ReadyTileData>()
   private readonly building = new Map<string, { version: number; done: Promise<void> }>()
+  private readonly loading = new Map<string, Promise<boolean>>()
   private queue: Promise<void> = Promise.resolve()
   private workerFailed = false
 
@@ -69,6 +77,21 @@ export class TileIndexes {
     return this.options.build === 'worker' && !this.workerFailed && this.store.location !== null
   }
 
+  /**
+   * Waits (without blocking anything) up to `ms` for a dataset whose tile data is being read from
+   * its file — a fraction of a second, cheaper than serving from the store meanwhile. Null when
+   * it is not loading (a build takes long: the caller serves from the store) or not ready in time.
+   */
+  async wait(datasetId: string, ms: number): Promise<ReadyTileData | null> {
+    const loading = this.loading.get(datasetId)
+    if (!loading) return null
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([loading, new Promise((r) => (timer = setTimeout(r, ms)))])
+    clearTimeout(timer)
+    const have = this.ready.get(datasetId)
+    return have && have.data.version === this.store.info(datasetId).version ? have : null
+  }
+
   private start(datasetId: string, version: number): Promise<void> {
     const running = this.building.get(datasetId)
     if (running && running.version === version) return running.done
@@ -76,18 +99,40 @@ export class TileIndexes {
     if (have && have.data.version === version) return Promise.resolve()
     const dataset = this.store.dataset(datasetId)
     if (!dataset) return Promise.resolve()
-    const done = this.queue
-      .then(async () => {
-        if (this.useWorker()) await this.buildInWorker(dataset)
-        else this.buildInline(datasetId)
+    const loading = this.load(dataset)
+    this.loading.set(datasetId, loading)
+    const done = loading
+      .then((loaded) => {
+        if (loaded) return
+        const build = this.queue
+          .then(async () => {
+            if (this.useWorker()) await this.buildInWorker(dataset)
+            else this.buildInline(datasetId)
+          })
+          .catch(() => undefined)
+        this.queue = build
+        return build
       })
-      .catch(() => undefined)
       .finally(() => {
         if (this.building.get(datasetId)?.done === done) this.building.delete(datasetId)
       })
-    this.queue = done
     this.building.set(datasetId, { version, done })
     return done
+  }
+
+  /** The tile data kept by an earlier build of the same stored data, if any. */
+  private async load(dataset: DatasetDef): Promise<boolean> {
+    try {
+      const file = this.store.location ? tileDataPath(this.store.location, dataset.id) : null
+      if (!file || !this.useWorker()) return false
+      const info = this.store.info(dataset.id)
+      const data = await readTileData(file, info)
+      if (!data || data.version !== this.store.info(dataset.id).version) return false
+      this.accept(data)
+      return true
+    } finally {
+      this.loading.delete(dataset.id)
+    }
   }
 
   private buildInline(datasetId: string): ReadyTileData {
@@ -97,7 +142,8 @@ export class TileIndexes {
 
   private buildInWorker(dataset: DatasetDef): Promise<void> {
     return new Promise((resolve, reject) => {
-      const worker = startWorker({ file: this.store.location, dataset })
+      const file = this.store.location as string
+      const worker = startWorker({ file, dataset, saveTo: tileDataPath(file, dataset.id) })
       let got = false
       worker.once('message', (data: TileData) => {
         got = true
