@@ -1,6 +1,7 @@
 import { MapScreen } from '../../map'
+import { AlertsPanel } from './AlertsPanel'
 
-/** The map screen; its route panel is being built (issue 10). */
+/** /Alerts: the map screen with the asset-exposure alerts panel beneath the map. */
 export function AlertsScreen() {
-  return <MapScreen />
+  return <MapScreen panel={<AlertsPanel />} />
 }
