@@ -1,6 +1,7 @@
 import { MapScreen } from '../../map'
+import { PlanningPanel } from './PlanningPanel'
 
-/** The map screen; its route panel is being built (issue 10). */
+/** /PlanningMode: the map with the forecast-hour slider and the circuits over threshold. */
 export function PlanningModeScreen() {
-  return <MapScreen />
+  return <MapScreen panel={<PlanningPanel />} />
 }

@@ -1,6 +1,7 @@
 import { MapScreen } from '../../map'
+import { PspsPanel } from './PspsPanel'
 
-/** The map screen; its route panel is being built (issue 10). */
+/** /PSPS: the map (PSPS layers on) with the next event's roll-up panel. */
 export function PspsScreen() {
-  return <MapScreen />
+  return <MapScreen panel={<PspsPanel />} />
 }

@@ -1,0 +1,65 @@
+import { authFetch } from '../../session/authFetch'
+
+/** A circuit over its (stored or what-if) threshold at the hour. */
+export interface PlanningCircuit {
+  id: number
+  key: string
+  gust: number
+  threshold: number
+  storedThreshold: number | null
+  overridden: boolean
+  exceedance: number
+  customers: number | null
+  bbox: [number, number, number, number] | null
+}
+
+/** GET /api/planning */
+export interface PlanningResult {
+  hour: number
+  hours: number
+  validTime: string | null
+  validTimes: string[]
+  gustGrid: string
+  gridAvailable: boolean
+  considered: number
+  count: number
+  circuits: PlanningCircuit[]
+  overrides: { key: string; threshold: number; storedThreshold: number | null }[]
+}
+
+/** The query: `hour` (omit for the server's current hour) and one `threshold.<key>` per what-if. */
+export function planningQuery(hour: number | null, overrides: Readonly<Record<string, number>>): string {
+  const params = new URLSearchParams()
+  if (hour !== null) params.set('hour', String(hour))
+  for (const [key, mph] of Object.entries(overrides)) params.set(`threshold.${key}`, String(mph))
+  const text = params.toString()
+  return text ? `?${text}` : ''
+}
+
+export async function fetchPlanning(
+  hour: number | null,
+  overrides: Readonly<Record<string, number>>,
+  signal?: AbortSignal,
+): Promise<PlanningResult> {
+  const response = await authFetch(`/api/planning${planningQuery(hour, overrides)}`, { signal })
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: string } | null
+    throw new Error(body?.message ?? `HTTP ${response.status}`)
+  }
+  return (await response.json()) as PlanningResult
+}
+
+/** The hour a share link carries (`?hour=N`), or null. */
+export function hourFromSearch(search: string, hours: number): number | null {
+  const raw = new URLSearchParams(search).get('hour')
+  if (raw === null || !/^\d+$/.test(raw)) return null
+  const hour = Number(raw)
+  return hour < hours ? hour : null
+}
+
+/** The query string with `hour` set (other parameters kept), for the address bar. */
+export function searchWithHour(search: string, hour: number): string {
+  const params = new URLSearchParams(search)
+  params.set('hour', String(hour))
+  return `?${params.toString().replaceAll('%2C', ',').replaceAll('%3A', ':')}`
+}
