@@ -26,7 +26,7 @@ export function PlanningPanel() {
   const hours = settings?.hours ?? 1
   const [hour, setHour] = useState<number | null>(() => hourFromSearch(window.location.search, hours))
   const [overrides, setOverrides] = useState<Record<string, number>>({})
-  const planning = usePlanning(settings ? hour : null, overrides)
+  const planning = usePlanning(hour, overrides, settings !== undefined)
   const { dispatch } = useLayerState()
   const map = useLeafletMap()
   useShowDatasetLayers(settings?.dataset)

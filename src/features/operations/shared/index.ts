@@ -4,3 +4,5 @@ export type { SortableColumn, SortableTableProps, SortState } from './SortableTa
 export { downloadText } from './downloadText'
 export { useMapHighlight, HIGHLIGHT_PANE } from './useMapHighlight'
 export { useShowDatasetLayers, layersOfDataset } from './useShowDatasetLayers'
+export { useFetched } from './useFetched'
+export type { Loadable } from './useFetched'
