@@ -1,25 +1,29 @@
-// npm run import -- <dataset> <file.geojson|file.ndjson|file.csv> [--config <dir>] [--data-dir <dir>]
+// npm run import -- <dataset> <file.geojson|file.ndjson|file.csv> [--config <dir>] [--data-dir <dir>] [--inline]
 // Replaces a dataset's features in one transaction: a bad file leaves the previous data intact.
+// A worker thread reads, parses and encodes the file while this thread inserts (--inline: one thread).
 import fs from 'node:fs'
 import path from 'node:path'
 import { progressBar } from '../src/server/demo/progressBar'
-import { defaultCatalog } from '../src/server/store/catalog'
+import { defaultCatalog, filterableFields, type DatasetDef } from '../src/server/store/catalog'
+import { encodedRowsInWorker } from '../src/server/store/encodedRowsInWorker'
 import { loadCatalog } from '../src/server/store/loadCatalog'
 import { readFeatures } from '../src/server/store/readFeatures'
 import { openStore } from '../src/server/store/sqliteStore'
+import { replaceDatasetRows } from '../src/server/store/writeDataset'
 
 const argv = process.argv.slice(2)
 const options = new Map<string, string>()
 const positional: string[] = []
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i] as string
-  if (a.startsWith('--')) options.set(a.slice(2), argv[++i] ?? '')
+  if (a === '--inline') options.set('inline', 'yes')
+  else if (a.startsWith('--')) options.set(a.slice(2), argv[++i] ?? '')
   else positional.push(a)
 }
 const [datasetId, file] = positional
 if (!datasetId || !file) {
   console.error(
-    'usage: npm run import -- <dataset> <file.geojson|file.ndjson|file.csv> [--config <dir>] [--data-dir <dir>]',
+    'usage: npm run import -- <dataset> <file.geojson|file.ndjson|file.csv> [--config <dir>] [--data-dir <dir>] [--inline]',
   )
   process.exit(2)
 }
@@ -39,9 +43,15 @@ const t0 = performance.now()
 const store = openStore(dataDir, catalog)
 const bar = progressBar()
 try {
-  const n = store.replaceDataset(datasetId, readFeatures(file), (done) =>
-    bar.update(`importing ${datasetId}`, done),
-  )
+  const onProgress = (done: number): void => bar.update(`importing ${datasetId}`, done)
+  const d = store.dataset(datasetId) as DatasetDef
+  const n = options.has('inline')
+    ? store.replaceDataset(datasetId, readFeatures(file), onProgress)
+    : replaceDatasetRows(store.db, d, encodedRowsInWorker(path.resolve(file), d), {
+        aggZooms: store.aggregateZooms(datasetId),
+        indexFields: [...filterableFields(catalog, datasetId).values()],
+        onProgress,
+      })
   bar.stop()
   console.log(
     `imported ${n} features into ${datasetId} (${dataDir}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,

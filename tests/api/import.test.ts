@@ -7,6 +7,8 @@ import { defaultCatalog } from '../../src/server/store/catalog'
 import { readFeatures } from '../../src/server/store/readFeatures'
 import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
 import type { FeatureInput } from '../../src/server/store/Store'
+import { encodedRowsInWorker } from '../../src/server/store/encodedRowsInWorker'
+import { encodeFeature } from '../../src/server/store/writeDataset'
 import { tempDir } from './testApp'
 
 const run = promisify(execFile)
@@ -114,6 +116,48 @@ describe('import', () => {
     expect(names()).toEqual(['Keep'])
     expect(store.info('critical_infrastructure')).toEqual(before)
   })
+
+  it('a worker thread encodes the same rows as the main thread, and names a bad line', () => {
+    const d = store.dataset('critical_infrastructure')
+    if (!d) throw new Error('no dataset')
+    const lines = Array.from({ length: 4500 }, (_, i) => point(-106 + i / 10000, 35, `n${i}`))
+    const file = write('many.ndjson', lines.join('\n') + '\n')
+    const inWorker = [...encodedRowsInWorker(file, d)]
+    const inline = [...readFeatures(file)].map((f) => encodeFeature(d, f))
+    expect(inWorker).toHaveLength(4500)
+    expect(inWorker.map((r) => ({ ...r, blob: Buffer.from(r.blob).toString('hex') }))).toEqual(
+      inline.map((r) => ({ ...r, blob: Buffer.from(r.blob).toString('hex') })),
+    )
+    lines[3000] = point(-106, 35, 'bad').replace('"Point"', '"Polygon"')
+    const bad = write('bad-many.ndjson', lines.join('\n'))
+    expect(() => [...encodedRowsInWorker(bad, d)]).toThrow(/line 3001: geometry Polygon/)
+  }, 60_000)
+
+  it('the CLI imports through the worker; the records index is stored with the data', async () => {
+    store.close()
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      point(-106 + i / 10000, 35, `n${i}`, i % 3 ? 'Hospital' : 'School'),
+    )
+    const file = write('cli.ndjson', lines.join('\n') + '\n')
+    const { stdout } = await run(
+      'npx',
+      ['tsx', 'scripts/import.ts', 'critical_infrastructure', file, '--data-dir', dir],
+      {
+        cwd: root,
+      },
+    )
+    expect(stdout).toMatch(/imported 3000 features into critical_infrastructure/)
+    store = openStore(dir, defaultCatalog())
+    expect(store.columnIndex('critical_infrastructure')).not.toBeNull()
+    const schools = store.records(
+      'critical_infrastructure',
+      [{ field: 'type', op: 'contains', value: 'school' }],
+      5,
+      0,
+    )
+    expect(schools.total).toBe(1000)
+    expect(schools.records.map((r) => r.name)).toEqual(['n0', 'n3', 'n6', 'n9', 'n12'])
+  }, 60_000)
 
   it('the CLI reports the bad line, exits non-zero and leaves the data', async () => {
     store.replaceDataset(

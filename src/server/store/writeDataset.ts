@@ -53,6 +53,33 @@ export interface ReplaceOptions {
 /** Rows per INSERT statement (14 columns for the peer's buildings: well under SQLite's 32,766 variables). */
 const BATCH = 64
 
+/** A feature checked and encoded for storage: field values in dataset field order + geometry. */
+export interface EncodedRow {
+  values: (string | number | null)[]
+  minx: number
+  miny: number
+  maxx: number
+  maxy: number
+  size: number
+  blob: Uint8Array
+}
+
+/** Checks and encodes one feature; the error names the source line. */
+export function encodeFeature(d: DatasetDef, feature: FeatureInput): EncodedRow {
+  try {
+    const props = feature.properties ?? {}
+    const values = d.fields.map((f) => coerce(f, props[f.name]))
+    const g = encodeGeometry(toParts(feature.geometry, d.geometry), d.geometry)
+    return { values, minx: g.minx, miny: g.miny, maxx: g.maxx, maxy: g.maxy, size: g.size, blob: g.blob }
+  } catch (e) {
+    throw new FeatureError(feature.line, e instanceof Error ? e.message : String(e))
+  }
+}
+
+function* encodeAll(d: DatasetDef, features: Iterable<FeatureInput>): Generator<EncodedRow> {
+  for (const f of features) yield encodeFeature(d, f)
+}
+
 /**
  * Replaces all features of a dataset inside one transaction: on any error nothing changes
  * and the previous data stays. Rows go in with multi-row INSERTs; the aggregate cells for
@@ -62,6 +89,16 @@ export function replaceDataset(
   db: Database.Database,
   d: DatasetDef,
   features: Iterable<FeatureInput>,
+  options: ReplaceOptions,
+): number {
+  return replaceDatasetRows(db, d, encodeAll(d, features), options)
+}
+
+/** `replaceDataset` over rows already encoded (e.g. by an import worker thread). */
+export function replaceDatasetRows(
+  db: Database.Database,
+  d: DatasetDef,
+  rows: Iterable<EncodedRow>,
   options: ReplaceOptions,
 ): number {
   const { aggZooms, onProgress } = options
@@ -83,16 +120,8 @@ export function replaceDataset(
     const picked: unknown[] = new Array<unknown>(indexFields.length)
     let n = 0
     const box = [Infinity, Infinity, -Infinity, -Infinity]
-    for (const feature of features) {
-      let values: (string | number | null)[]
-      let g: ReturnType<typeof encodeGeometry>
-      try {
-        const props = feature.properties ?? {}
-        values = d.fields.map((f) => coerce(f, props[f.name]))
-        g = encodeGeometry(toParts(feature.geometry, d.geometry), d.geometry)
-      } catch (e) {
-        throw new FeatureError(feature.line, e instanceof Error ? e.message : String(e))
-      }
+    for (const g of rows) {
+      const values = g.values
       n += 1
       pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
       for (const v of values) pending.push(v)

@@ -1,0 +1,74 @@
+// Worker thread of `encodedRowsInWorker`: reads, parses and encodes a file's features and posts
+// them in batches (geometry in one transferred buffer) while the main thread inserts.
+import { workerData } from 'node:worker_threads'
+import type { DatasetDef } from './catalog'
+import { readFeatures } from './readFeatures'
+import { encodeFeature, FeatureError } from './writeDataset'
+import {
+  BATCH_ROWS,
+  MAX_AHEAD,
+  type WorkerBatch,
+  type WorkerInput,
+  type WorkerMessage,
+} from './importProtocol'
+
+const { file, dataset, port, signal } = workerData as WorkerInput
+const counters = new Int32Array(signal) // [0] batches posted, [1] batches taken by the main thread
+
+function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  // Wait while the main thread is MAX_AHEAD batches behind (bounded memory).
+  while (Atomics.load(counters, 0) - Atomics.load(counters, 1) >= MAX_AHEAD)
+    Atomics.wait(counters, 1, Atomics.load(counters, 1), 100)
+  port.postMessage(message, transfer)
+  Atomics.add(counters, 0, 1)
+  Atomics.notify(counters, 0)
+}
+
+function run(d: DatasetDef): void {
+  let meta: number[] = []
+  let values: (string | number | null)[] = []
+  let blobs: Uint8Array[] = []
+  let bytes = 0
+  const flush = (): void => {
+    const buffers = {
+      meta: new ArrayBuffer(meta.length * 8),
+      geometry: new ArrayBuffer(bytes),
+      offsets: new ArrayBuffer((blobs.length + 1) * 4),
+    }
+    const geometry = new Uint8Array(buffers.geometry)
+    const offsets = new Int32Array(buffers.offsets)
+    let at = 0
+    blobs.forEach((b, i) => {
+      geometry.set(b, at)
+      at += b.byteLength
+      offsets[i + 1] = at
+    })
+    const metaArray = new Float64Array(buffers.meta)
+    metaArray.set(meta)
+    const batch: WorkerBatch = { meta: metaArray, values, geometry, offsets }
+    post({ kind: 'batch', batch }, [buffers.meta, buffers.geometry, buffers.offsets])
+    meta = []
+    values = []
+    blobs = []
+    bytes = 0
+  }
+  for (const feature of readFeatures(file)) {
+    const row = encodeFeature(d, feature)
+    meta.push(row.minx, row.miny, row.maxx, row.maxy, row.size)
+    for (const v of row.values) values.push(v)
+    blobs.push(row.blob)
+    bytes += row.blob.byteLength
+    if (blobs.length === BATCH_ROWS) flush()
+  }
+  if (blobs.length > 0) flush()
+}
+
+try {
+  run(dataset)
+  post({ kind: 'done' })
+} catch (e) {
+  post({
+    kind: 'error',
+    message: e instanceof FeatureError ? e.message : e instanceof Error ? e.message : String(e),
+  })
+}
