@@ -8,6 +8,8 @@ export default defineConfig({
   plugins: [react(), iconSubsetPlugin(import.meta.dirname)],
   root: 'src/app',
   publicDir: false,
+  // the wind-particle worker is an ES module worker
+  worker: { format: 'es' },
   build: {
     outDir: '../../dist',
     emptyOutDir: true,
