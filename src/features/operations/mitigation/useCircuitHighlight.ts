@@ -1,4 +1,4 @@
-import { geoJSON } from 'leaflet'
+import { geoJSON, type Map as LeafletMap } from 'leaflet'
 import { useEffect } from 'react'
 import { appConfig, themeConfig } from '../../../generated/config'
 import { useLeafletMap } from '../../map'
@@ -7,6 +7,19 @@ import type { RankedCircuit } from './mitigationApi'
 
 /** CSS class of the selected circuit's outline on the map (tests find it by this). */
 export const CIRCUIT_HIGHLIGHT_CLASS = 'el-mitigation-highlight'
+
+/** A pane above the map's data panes (src/features/map/render/panes.ts tops out at 440), below popups. */
+const HIGHLIGHT_PANE = 'el-mitigation-highlight-pane'
+const HIGHLIGHT_Z = 450
+
+function highlightPane(map: LeafletMap): string {
+  if (!map.getPane(HIGHLIGHT_PANE)) {
+    const pane = map.createPane(HIGHLIGHT_PANE)
+    pane.style.zIndex = String(HIGHLIGHT_Z)
+    pane.style.pointerEvents = 'none'
+  }
+  return HIGHLIGHT_PANE
+}
 
 /**
  * Fits the map to the selected circuit's bbox at once, then draws its line (fetched from
@@ -19,6 +32,8 @@ export function useCircuitHighlight(selected: RankedCircuit | null): void {
   const [minLon, minLat, maxLon, maxLat] = bbox ?? [0, 0, 0, 0]
   useEffect(() => {
     if (!map || id === null) return
+    // The panel under the map may have resized its container since the map last measured it.
+    map.invalidateSize({ pan: false })
     map.fitBounds(
       [
         [minLat, minLon],
@@ -28,6 +43,7 @@ export function useCircuitHighlight(selected: RankedCircuit | null): void {
     )
     const controller = new AbortController()
     const layer = geoJSON(undefined, {
+      pane: highlightPane(map),
       interactive: false,
       style: {
         color: themeConfig.map.highlight,
