@@ -5,14 +5,14 @@ import type { VectorSourceDef } from '../store/catalog'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import type { Store } from '../store/Store'
 import { CELL_BITS } from '../store/writeDataset'
-import { pickFeatures } from './pickFeatures'
-import { sliceTile } from './sliceTile'
+import { encodeSlice, type SlicePlan } from './encodeSlice'
 import type { ReadyTileData } from './tileIndexes'
 import { tileBounds } from './tileMath'
 import { tilePolicy } from './tilePolicy'
 
-export const EXTENT = 4096
-export const BUFFER = 64
+import { BUFFER, EXTENT } from './encodeSlice'
+
+export { BUFFER, EXTENT }
 /** Default tile size of the client (512 px): pixel sizes in `generalize` refer to it. */
 const TILE_PX = 512
 
@@ -21,13 +21,8 @@ export interface TileLimits {
   maxGzipBytes: number
 }
 
-export interface BuiltTile {
-  /** Uncompressed MVT bytes; empty when the tile has no features. */
-  pbf: Uint8Array
-  features: number
-  /** Features dropped by the size policy (smallest first), or aggregated into cells. */
-  mode: 'full' | 'thinned' | 'aggregated'
-}
+export type { BuiltTile } from './encodeSlice'
+import type { BuiltTile } from './encodeSlice'
 
 function aggregateTile(store: Store, source: VectorSourceDef, z: number, x: number, y: number): BuiltTile {
   const k = 2 ** CELL_BITS
@@ -51,13 +46,43 @@ function aggregateTile(store: Store, source: VectorSourceDef, z: number, x: numb
 }
 
 /**
+ * What a tile of a source at zoom z holds under the content policy (see tilePolicy): per-cell
+ * counts up to `aggregateMaxZoom`; otherwise features meeting `minSize` (thinned zooms), at most
+ * `limit` of the largest. `scale` < 1 tightens the budget (byte retries).
+ */
+export function tilePlan(
+  store: Store,
+  source: VectorSourceDef,
+  z: number,
+  limits: TileLimits,
+  scale = 1,
+): { aggregate: true } | ({ aggregate: false } & SlicePlan) {
+  const dataset = store.dataset(source.dataset)
+  if (!dataset) throw new Error(`unknown dataset ${source.dataset}`)
+  const policy = tilePolicy(source, dataset, store.info(source.dataset).count)
+  if (policy.aggregateMaxZoom !== null && z <= policy.aggregateMaxZoom) return { aggregate: true }
+  const thin = policy.thinMaxZoom !== null && z <= policy.thinMaxZoom
+  const budget =
+    thin && policy.thinMaxZoom !== null
+      ? policy.thinFeatures / 2 ** (policy.thinMaxZoom - z)
+      : limits.maxFeatures
+  return {
+    aggregate: false,
+    thin,
+    minSize: thin ? policy.minSizePx / (2 ** z * TILE_PX) : 0,
+    limit: Math.max(1, Math.floor(Math.min(budget, limits.maxFeatures) * scale)),
+    tolerance: thin ? 3 : 1,
+  }
+}
+
+/**
  * Builds one vector tile of a source. Content policy (like tippecanoe's, see tilePolicy): at zooms
  * up to `aggregateMaxZoom` features become per-cell counts; up to `thinMaxZoom` features
  * smaller than `minSizePx` pixels are dropped; at any zoom, when more than `maxFeatures`
  * match, the smallest are dropped. Geometry is clipped (buffer 64/4096) and simplified per
- * zoom and encoded by vt-pbf. `scale` < 1 tightens the budget (byte retries). With the dataset's
- * in-memory tile data (`ready`) the features are cut from pre-projected, pre-ranked typed arrays
- * (sliceTile); without it (index still building) they are read from the store and cut by geojson-vt.
+ * zoom and encoded by vt-pbf. With the dataset's in-memory tile data (`ready`) the features are
+ * cut from pre-projected, pre-ranked typed arrays (encodeSlice — also what the tile worker pool
+ * runs); without it (index still loading/building) they are read from the store and cut by geojson-vt.
  */
 export function buildTile(
   store: Store,
@@ -69,30 +94,12 @@ export function buildTile(
   scale = 1,
   ready: ReadyTileData | null = null,
 ): BuiltTile {
-  const dataset = store.dataset(source.dataset)
-  if (!dataset) throw new Error(`unknown dataset ${source.dataset}`)
-  const policy = tilePolicy(source, dataset, store.info(source.dataset).count)
-  if (policy.aggregateMaxZoom !== null && z <= policy.aggregateMaxZoom)
-    return aggregateTile(store, source, z, x, y)
-  const thin = policy.thinMaxZoom !== null && z <= policy.thinMaxZoom
-  const minSize = thin ? policy.minSizePx / (2 ** z * TILE_PX) : 0
+  const plan = tilePlan(store, source, z, limits, scale)
+  if (plan.aggregate) return aggregateTile(store, source, z, x, y)
+  if (ready) return encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan)
+  const dataset = store.dataset(source.dataset) as NonNullable<ReturnType<Store['dataset']>>
+  const { thin, minSize, limit, tolerance } = plan
   const box = tileBounds(z, x, y, BUFFER / EXTENT)
-  const budget =
-    thin && policy.thinMaxZoom !== null
-      ? policy.thinFeatures / 2 ** (policy.thinMaxZoom - z)
-      : limits.maxFeatures
-  const limit = Math.max(1, Math.floor(Math.min(budget, limits.maxFeatures) * scale))
-  const tolerance = thin ? 3 : 1
-  if (ready) {
-    const n = 2 ** z
-    const b = BUFFER / EXTENT
-    const box = [(x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n] as const
-    const { picked, matched } = pickFeatures(ready.index, ready.data.sizes, box, minSize, limit)
-    const features = sliceTile(ready.data, picked, z, x, y, { extent: EXTENT, buffer: BUFFER, tolerance })
-    if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
-    const pbf = fromGeojsonVt({ [source.dataset]: { features } }, { version: 2, extent: EXTENT })
-    return { pbf, features: features.length, mode: thin || matched > limit ? 'thinned' : 'full' }
-  }
   const { features, matched } = store.featuresInBox(source.dataset, box, minSize, limit)
   if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
   const fc: FeatureCollection = {

@@ -4,7 +4,7 @@ import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { VectorSourceDef } from '../store/catalog'
 import type { Store } from '../store/Store'
-import { buildTile, type TileLimits } from './buildTile'
+import { buildTile, tilePlan, type TileLimits } from './buildTile'
 import { tileIndexesOf, type TileIndexes } from './tileIndexes'
 
 const gzip = promisify(zlib.gzip)
@@ -74,7 +74,13 @@ export class TileCache {
     for (;;) {
       const ready =
         this.indexes.get(source.dataset) ?? (await this.indexes.wait(source.dataset, LOAD_WAIT_MS))
-      const tile = buildTile(this.store, source, z, x, y, this.options, scale, ready)
+      const plan = tilePlan(this.store, source, z, this.options, scale)
+      const pool = this.indexes.pool
+      const pooled =
+        ready && pool && !plan.aggregate
+          ? await pool.run(source.dataset, ready.data.version, z, x, y, plan)
+          : null
+      const tile = pooled ?? buildTile(this.store, source, z, x, y, this.options, scale, ready)
       if (tile.features === 0) {
         const empty: ServedTile = {
           gz: null,
@@ -87,8 +93,11 @@ export class TileCache {
         return empty
       }
       const raw = Buffer.from(tile.pbf.buffer, tile.pbf.byteOffset, tile.pbf.byteLength)
-      const gz =
-        raw.length < SYNC_GZIP_BYTES ? zlib.gzipSync(raw, { level: 1 }) : await gzip(raw, { level: 1 })
+      const gz = pooled?.gz
+        ? Buffer.from(pooled.gz.buffer, pooled.gz.byteOffset, pooled.gz.byteLength)
+        : raw.length < SYNC_GZIP_BYTES
+          ? zlib.gzipSync(raw, { level: 1 })
+          : await gzip(raw, { level: 1 })
       if (gz.length > this.options.maxGzipBytes && scale > 1 / 1024) {
         scale /= 2
         continue

@@ -28,7 +28,7 @@ export interface TileData {
   /** Size ranks (√area, line extent; points get 1). */
   sizes: Float64Array
   /** Flatbush data over the mercator boxes (null when empty). */
-  index: ArrayBuffer | null
+  index: ArrayBuffer | SharedArrayBuffer | null
   featRing: Uint32Array
   ringStart: Uint32Array
   ringOuter: Uint8Array
@@ -182,7 +182,43 @@ export function tileDataTransfer(t: TileData): ArrayBuffer[] {
     t.coords.buffer,
     t.importance.buffer,
   ] as ArrayBuffer[]
-  if (t.index) out.push(t.index)
+  if (t.index instanceof ArrayBuffer) out.push(t.index)
   for (const f of t.fields) out.push((f.numbers ?? f.codes ?? new Float64Array()).buffer as ArrayBuffer)
   return out
+}
+
+function shared<T extends Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array>(
+  a: T,
+  make: (b: SharedArrayBuffer) => T,
+): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a
+  const out = make(new SharedArrayBuffer(a.byteLength))
+  out.set(a)
+  return out
+}
+
+/** The same tile data in SharedArrayBuffers, so worker threads read it without copies. */
+export function sharedTileData(t: TileData): TileData {
+  let index = t.index
+  if (index && !(index instanceof SharedArrayBuffer)) {
+    const sab = new SharedArrayBuffer(index.byteLength)
+    new Uint8Array(sab).set(new Uint8Array(index))
+    index = sab
+  }
+  return {
+    ...t,
+    index,
+    ids: shared(t.ids, (b) => new Int32Array(b)),
+    sizes: shared(t.sizes, (b) => new Float64Array(b)),
+    featRing: shared(t.featRing, (b) => new Uint32Array(b)),
+    ringStart: shared(t.ringStart, (b) => new Uint32Array(b)),
+    ringOuter: shared(t.ringOuter, (b) => new Uint8Array(b)),
+    coords: shared(t.coords, (b) => new Float64Array(b)),
+    importance: shared(t.importance, (b) => new Float32Array(b)),
+    fields: t.fields.map((f) => ({
+      ...f,
+      numbers: f.numbers ? shared(f.numbers, (b) => new Float64Array(b)) : null,
+      codes: f.codes ? shared(f.codes, (b) => new Int32Array(b)) : null,
+    })),
+  }
 }

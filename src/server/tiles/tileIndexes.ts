@@ -1,11 +1,10 @@
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import Flatbush from 'flatbush'
 import type { DatasetDef } from '../store/catalog'
 import type { Store } from '../store/Store'
-import { buildTileData, type TileData } from './tileData'
+import { buildTileData, sharedTileData, type TileData } from './tileData'
 import { readTileData, tileDataPath } from './tileDataFile'
+import { startWorker } from './startWorker'
+import { TilePool } from './tilePool'
 
 export interface ReadyTileData {
   data: TileData
@@ -15,23 +14,6 @@ export interface ReadyTileData {
 export interface TileIndexesOptions {
   /** 'worker' builds off the event loop (falls back to inline if a worker cannot start). */
   build: 'worker' | 'inline'
-}
-
-const WORKER_URL = new URL(
-  import.meta.url.endsWith('.ts') ? './tileDataWorker.ts' : './tileDataWorker.js',
-  import.meta.url,
-)
-
-/** A worker running the TileData build; TypeScript sources load through tsx's loader. */
-function startWorker(workerData: unknown): Worker {
-  if (!WORKER_URL.pathname.endsWith('.ts')) return new Worker(WORKER_URL, { workerData })
-  // tsx's ESM register API (the package's "import" entry sits beside the resolved CommonJS one).
-  const api = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs')
-  const tsx = pathToFileURL(api).href
-  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}) })`
-  return new Worker(boot, { eval: true, workerData })
 }
 
 /**
@@ -45,6 +27,8 @@ export class TileIndexes {
   private readonly ready = new Map<string, ReadyTileData>()
   private readonly building = new Map<string, { version: number; done: Promise<void> }>()
   private readonly loading = new Map<string, Promise<boolean>>()
+  /** Worker threads building tiles from shared tile data (started by `warm`). */
+  pool: TilePool | null = null
   private queue: Promise<void> = Promise.resolve()
   private workerFailed = false
 
@@ -70,6 +54,10 @@ export class TileIndexes {
    */
   async warm(build: TileIndexesOptions['build'] = 'worker'): Promise<void> {
     this.options.build = build
+    if (build === 'worker' && !this.pool) {
+      this.pool = new TilePool()
+      for (const [id, r] of this.ready) this.ready.set(id, this.accept(r.data))
+    }
     await Promise.all(this.store.catalog.datasets.map((d) => this.start(d.id, this.store.info(d.id).version)))
   }
 
@@ -143,7 +131,7 @@ export class TileIndexes {
   private buildInWorker(dataset: DatasetDef): Promise<void> {
     return new Promise((resolve, reject) => {
       const file = this.store.location as string
-      const worker = startWorker({ file, dataset, saveTo: tileDataPath(file, dataset.id) })
+      const worker = startWorker('tileDataWorker', { file, dataset, saveTo: tileDataPath(file, dataset.id) })
       let got = false
       worker.once('message', (data: TileData) => {
         got = true
@@ -165,7 +153,9 @@ export class TileIndexes {
     })
   }
 
-  private accept(data: TileData): ReadyTileData {
+  private accept(built: TileData): ReadyTileData {
+    const data = this.pool ? sharedTileData(built) : built
+    this.pool?.share(data)
     const ready = { data, index: data.index ? Flatbush.from(data.index) : null }
     const have = this.ready.get(data.dataset)
     if (!have || have.data.version <= data.version) this.ready.set(data.dataset, ready)

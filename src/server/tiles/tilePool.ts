@@ -1,0 +1,94 @@
+import os from 'node:os'
+import type { Worker } from 'node:worker_threads'
+import type { BuiltTile, SlicePlan } from './encodeSlice'
+import { startWorker } from './startWorker'
+import type { TileData } from './tileData'
+
+export interface PooledTile extends BuiltTile {
+  /** gzip (level 1) of `pbf`, made in the worker; null for an empty tile. */
+  gz: Uint8Array | null
+}
+
+type Reply = { id: number; error?: string } & Partial<PooledTile>
+
+interface Slot {
+  worker: Worker
+  load: number
+}
+
+/**
+ * Worker threads that cut, encode and gzip tiles from the datasets' tile data, which they share
+ * with the main thread (SharedArrayBuffer, no copies): the event loop only routes requests, and
+ * two requests build on two cores. `run` answers null when the pool cannot build the tile (its
+ * data is not there yet, or the workers failed): the caller builds it in process.
+ */
+export class TilePool {
+  private readonly slots: Slot[] = []
+  private readonly jobs = new Map<number, (reply: Reply | null) => void>()
+  private nextId = 1
+  private failed = false
+
+  constructor(size = Math.max(1, Math.min(2, os.availableParallelism()))) {
+    for (let i = 0; i < size; i++) {
+      const worker = startWorker('tileBuildWorker', null)
+      const slot: Slot = { worker, load: 0 }
+      worker.unref()
+      worker.on('message', (reply: Reply) => {
+        slot.load -= 1
+        const done = this.jobs.get(reply.id)
+        this.jobs.delete(reply.id)
+        done?.(reply)
+      })
+      worker.on('error', () => this.fail())
+      worker.on('exit', () => this.fail())
+      this.slots.push(slot)
+    }
+  }
+
+  get usable(): boolean {
+    return !this.failed
+  }
+
+  /** Hands a dataset's tile data (SharedArrayBuffer-backed, see sharedTileData) to every worker. */
+  share(data: TileData): void {
+    for (const s of this.slots) s.worker.postMessage({ type: 'data', data })
+  }
+
+  run(
+    dataset: string,
+    version: number,
+    z: number,
+    x: number,
+    y: number,
+    plan: SlicePlan,
+  ): Promise<PooledTile | null> {
+    if (this.failed || this.slots.length === 0) return Promise.resolve(null)
+    let slot = this.slots[0] as Slot
+    for (const s of this.slots) if (s.load < slot.load) slot = s
+    const id = this.nextId++
+    slot.load += 1
+    return new Promise((resolve) => {
+      this.jobs.set(id, (reply) => {
+        if (!reply || reply.error || !reply.pbf) return resolve(null)
+        resolve({
+          pbf: reply.pbf,
+          gz: reply.gz ?? null,
+          features: reply.features ?? 0,
+          mode: reply.mode ?? 'full',
+        })
+      })
+      slot.worker.postMessage({ type: 'job', id, dataset, version, z, x, y, plan })
+    })
+  }
+
+  async close(): Promise<void> {
+    this.failed = true
+    await Promise.all(this.slots.map((s) => s.worker.terminate()))
+  }
+
+  private fail(): void {
+    this.failed = true
+    for (const done of this.jobs.values()) done(null)
+    this.jobs.clear()
+  }
+}
