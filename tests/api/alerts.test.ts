@@ -187,4 +187,15 @@ describe('/api/alerts', () => {
     expect(undo.json()).toMatchObject({ acknowledged: false, acknowledgedAt: null })
     expect((await list('?acknowledged=true')).alerts).toHaveLength(0)
   })
+
+  // Last: it changes the data.
+  it('recomputes when a dataset is replaced', async () => {
+    const rule = operationsConfig.alerts.rules.find((r) => r.hazard.dataset === 'red_flag_warnings')!
+    const before = (await list()).rules.find((r) => r.id === rule.id)!.count
+    expect(before).toBeGreaterThan(0)
+    t.store.replaceDataset(rule.hazard.dataset, [])
+    const after = await list()
+    expect(after.rules.find((r) => r.id === rule.id)!.count).toBe(0)
+    expect(after.alerts.some((a) => a.ruleId === rule.id)).toBe(false)
+  })
 })
