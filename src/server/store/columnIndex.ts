@@ -154,56 +154,65 @@ export class ColumnIndex {
     return order
   }
 
-  /** Keeps the rows of `rows` (all rows when null) that pass `f`, in the same order. */
+  /** Keeps the rows of `from` (all rows when null) that pass `f`, in the same order. */
   private narrow(f: ColumnFilter, from: Int32Array | null): Int32Array {
     const col = this.columns.get(f.field)
     if (!col) throw new Error(`column ${f.field} is not indexed`)
-    const rows = from ?? identity(this.ids.length)
-    const n = rows.length
+    const n = from ? from.length : this.ids.length
     const out = new Int32Array(n)
     let k = 0
-    // One tight, monomorphic loop per operator (no per-row closure calls).
+    // One tight, monomorphic loop per operator (no per-row closure calls); the first filter of
+    // a query reads its column straight (row i), later ones through the surviving positions.
     if (f.op === 'contains') {
       if (col.kind !== 'text') throw new Error(`column ${f.field} is numeric`)
       const needle = f.value.toLowerCase()
       const hit = new Uint8Array(col.dict.length)
       col.dict.forEach((s, c) => (hit[c] = c !== 0 && s.includes(needle) ? 1 : 0))
       const codes = col.codes
-      for (let i = 0; i < n; i++) {
-        const r = rows[i] as number
-        if (hit[codes[r] as number] === 1) out[k++] = r
-      }
+      if (!from) {
+        for (let i = 0; i < n; i++) if (hit[codes[i] as number] === 1) out[k++] = i
+      } else
+        for (let i = 0; i < n; i++) {
+          const r = from[i] as number
+          if (hit[codes[r] as number] === 1) out[k++] = r
+        }
       return out.slice(0, k)
     }
     if (col.kind !== 'number') throw new Error(`column ${f.field} is text`)
-    const v = col.values
+    const values = from ? gather(col.values, from) : col.values
     const x = f.value
     // NaN (missing) fails every comparison below, so missing values never match.
     switch (f.op) {
       case 'eq':
-        for (let i = 0; i < n; i++) if (v[rows[i] as number] === x) out[k++] = rows[i] as number
+        for (let i = 0; i < n; i++) if (values[i] === x) out[k++] = i
         break
       case 'neq':
-        for (let i = 0; i < n; i++) {
-          const y = v[rows[i] as number] as number
-          if (y < x || y > x) out[k++] = rows[i] as number
-        }
+        for (let i = 0; i < n; i++) if ((values[i] as number) < x || (values[i] as number) > x) out[k++] = i
         break
       case 'gt':
-        for (let i = 0; i < n; i++) if ((v[rows[i] as number] as number) > x) out[k++] = rows[i] as number
+        for (let i = 0; i < n; i++) if ((values[i] as number) > x) out[k++] = i
         break
       case 'gte':
-        for (let i = 0; i < n; i++) if ((v[rows[i] as number] as number) >= x) out[k++] = rows[i] as number
+        for (let i = 0; i < n; i++) if ((values[i] as number) >= x) out[k++] = i
         break
       case 'lt':
-        for (let i = 0; i < n; i++) if ((v[rows[i] as number] as number) < x) out[k++] = rows[i] as number
+        for (let i = 0; i < n; i++) if ((values[i] as number) < x) out[k++] = i
         break
       case 'lte':
-        for (let i = 0; i < n; i++) if ((v[rows[i] as number] as number) <= x) out[k++] = rows[i] as number
+        for (let i = 0; i < n; i++) if ((values[i] as number) <= x) out[k++] = i
         break
     }
+    // `out` holds indexes into `values`: map them back to row positions when gathered.
+    if (from) for (let i = 0; i < k; i++) out[i] = from[out[i] as number] as number
     return out.slice(0, k)
   }
+}
+
+/** The values of `rows` (a compact copy, so the comparison loops read memory in order). */
+function gather(values: Float64Array, rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length)
+  for (let i = 0; i < rows.length; i++) out[i] = values[rows[i] as number] as number
+  return out
 }
 
 function filterKey(f: ColumnFilter): string {

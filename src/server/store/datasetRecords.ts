@@ -10,6 +10,9 @@ const round6 = (v: number): number => Math.round(v * 1e6) / 1e6
 
 const SQL_OP = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const
 
+/** Statement sizes for reading a page by id (a page is padded up to the next one). */
+const IN_SIZES = [16, 128, 1024]
+
 /** Rows scanned per event-loop turn when an index has to be built from the table. */
 const SCAN_CHUNK = 50_000
 
@@ -132,20 +135,26 @@ export class DatasetRecords {
     return `SELECT id, minx, miny, maxx, maxy${d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')}`
   }
 
-  /** The rows of `ids`, in the order of `ids`. */
+  /** The rows of `ids`, in the order of `ids` (one cached `IN (?, …)` statement per size class). */
   private byIds(d: DatasetDef, ids: readonly number[]): RecordRow[] {
     if (ids.length === 0) return []
-    let select = this.selects.get(d.id)
+    const size = IN_SIZES.find((n) => n >= ids.length) ?? ids.length
+    const key = `${d.id}:${size}`
+    let select = this.selects.get(key)
     if (!select) {
+      const slots = Array.from({ length: size }, () => '?').join(', ')
       select = this.db
-        .prepare(
-          `${this.selectColumns(d)} FROM ${tableNames(d.id).features} WHERE id IN (SELECT value FROM json_each(?))`,
-        )
+        .prepare(`${this.selectColumns(d)} FROM ${tableNames(d.id).features} WHERE id IN (${slots})`)
         .raw()
-      this.selects.set(d.id, select)
+      this.selects.set(key, select)
     }
+    // Pad with the last id (IN ignores the repeats).
+    const params =
+      ids.length === size
+        ? ids
+        : [...ids, ...Array<number>(size - ids.length).fill(ids[ids.length - 1] as number)]
     const byId = new Map<number, unknown[]>()
-    for (const row of select.all(JSON.stringify(ids)) as unknown[][]) byId.set(Number(row[0]), row)
+    for (const row of select.all(params) as unknown[][]) byId.set(Number(row[0]), row)
     return ids.flatMap((id) => {
       const row = byId.get(id)
       return row ? [this.toRecord(d, row)] : []
