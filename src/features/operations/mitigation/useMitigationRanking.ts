@@ -1,15 +1,22 @@
-import { useEffect, useRef, useState } from 'react'
-import { MitigationApiError, type MitigationRanking } from './mitigationApi'
+import { useEffect, useState } from 'react'
+import type { MitigationApiError, MitigationRanking } from './mitigationApi'
 import { fetchRanking, rankingUrl } from './fetchMitigation'
+import { createRankingLoader } from './rankingLoader'
 
 /** How long weight edits settle before the ranking is refetched. */
 export const WEIGHT_DEBOUNCE_MS = 300
 
 export interface RankingState {
   ranking: MitigationRanking | null
-  /** The weights `ranking` was computed with differ from the ones asked for (a fetch is due or under way). */
+  /** The ranking shown is not yet the one for the weights asked for (a fetch is due or under way). */
   pending: boolean
   error: MitigationApiError | null
+}
+
+interface Loaded {
+  url: string | null
+  ranking: MitigationRanking | null
+  error: { url: string; error: MitigationApiError } | null
 }
 
 /**
@@ -18,34 +25,21 @@ export interface RankingState {
  */
 export function useMitigationRanking(weights: Readonly<Record<string, number>> | null): RankingState {
   const url = rankingUrl(weights)
-  const [state, setState] = useState<{ url: string | null; ranking: MitigationRanking | null }>({
-    url: null,
-    ranking: null,
-  })
-  const [error, setError] = useState<{ url: string; error: MitigationApiError } | null>(null)
-  const first = useRef(true)
+  const [loaded, setLoaded] = useState<Loaded>({ url: null, ranking: null, error: null })
+  const [loader] = useState(() =>
+    createRankingLoader({
+      load: fetchRanking,
+      delayMs: WEIGHT_DEBOUNCE_MS,
+      onResult: (u, ranking) => setLoaded({ url: u, ranking, error: null }),
+      onError: (u, error) => setLoaded((s) => ({ ...s, error: { url: u, error } })),
+    }),
+  )
 
   useEffect(() => {
-    const controller = new AbortController()
-    const delay = first.current ? 0 : WEIGHT_DEBOUNCE_MS
-    first.current = false
-    const timer = window.setTimeout(() => {
-      setError(null)
-      fetchRanking(url, controller.signal).then(
-        (ranking) => setState({ url, ranking }),
-        (e: unknown) => {
-          if (controller.signal.aborted) return
-          const err = e instanceof MitigationApiError ? e : new MitigationApiError(0, String(e), null)
-          setError({ url, error: err })
-        },
-      )
-    }, delay)
-    return () => {
-      window.clearTimeout(timer)
-      controller.abort()
-    }
-  }, [url])
+    loader.request(url)
+    return () => loader.cancel()
+  }, [loader, url])
 
-  const currentError = error?.url === url ? error.error : null
-  return { ranking: state.ranking, pending: state.url !== url && !currentError, error: currentError }
+  const error = loaded.error?.url === url ? loaded.error.error : null
+  return { ranking: loaded.ranking, pending: loaded.url !== url && !error, error }
 }
