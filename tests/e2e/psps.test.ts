@@ -14,6 +14,8 @@ interface EventBody {
 const settings = operationsConfig.psps!
 const summed = settings.columns.filter((c) => c.total === 'sum')
 const keyField = settings.columns[0]!.field
+/** The machine is shared: answers can take a few seconds. */
+const POLL = { timeout: 20_000, interval: 200 }
 let server: TestServer
 let browser: Browser
 let page: Page
@@ -68,16 +70,16 @@ describe('/PSPS', () => {
     ])
     expect(asc).toBeTruthy()
     await expect
-      .poll(async () => page.getAttribute(`.el-psps-table th[data-field="${field}"]`, 'aria-sort'))
+      .poll(async () => page.getAttribute(`.el-psps-table th[data-field="${field}"]`, 'aria-sort'), POLL)
       .toBe('ascending')
-    await expect.poll(async () => page.getAttribute('.el-psps-panel', 'aria-busy')).toBe('false')
+    await expect.poll(async () => page.getAttribute('.el-psps-panel', 'aria-busy'), POLL).toBe('false')
     const up = (await columnTexts(page, sel.pspsRows, field)).map(shownNumber)
     expect(up).toEqual([...up].sort((a, b) => a - b))
     await page.click(sel.pspsHeader(field))
     await expect
-      .poll(async () => page.getAttribute(`.el-psps-table th[data-field="${field}"]`, 'aria-sort'))
+      .poll(async () => page.getAttribute(`.el-psps-table th[data-field="${field}"]`, 'aria-sort'), POLL)
       .toBe('descending')
-    await expect.poll(async () => page.getAttribute('.el-psps-panel', 'aria-busy')).toBe('false')
+    await expect.poll(async () => page.getAttribute('.el-psps-panel', 'aria-busy'), POLL).toBe('false')
     const down = (await columnTexts(page, sel.pspsRows, field)).map(shownNumber)
     expect(down).toEqual([...up].sort((a, b) => b - a))
   })
@@ -88,9 +90,9 @@ describe('/PSPS', () => {
     await page.click(sel.pspsHeader(field))
     await page.click(sel.pspsHeader(field))
     await expect
-      .poll(async () => page.getAttribute(`.el-psps-table th[data-field="${field}"]`, 'aria-sort'))
+      .poll(async () => page.getAttribute(`.el-psps-table th[data-field="${field}"]`, 'aria-sort'), POLL)
       .toBe('descending')
-    await expect.poll(async () => page.getAttribute('.el-psps-panel', 'aria-busy')).toBe('false')
+    await expect.poll(async () => page.getAttribute('.el-psps-panel', 'aria-busy'), POLL).toBe('false')
     const keys = await columnTexts(page, sel.pspsRows, keyField)
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(sel.pspsExport)])
     expect(download.suggestedFilename()).toBe('psps-event.csv')

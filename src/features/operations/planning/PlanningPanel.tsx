@@ -1,6 +1,6 @@
 import { Button, Callout, NonIdealState, Slider, Spinner, Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
-import { operationsConfig } from '../../../generated/config'
+import { appConfig, operationsConfig } from '../../../generated/config'
 import { formatDate, formatOneDecimal, formatPlain } from '../../../shared/format'
 import { useLayerState } from '../../layers/LayerStateContext'
 import { useLeafletMap } from '../../map'
@@ -17,8 +17,15 @@ const COLUMNS: SortableColumn[] = [
   { field: 'customers', label: 'Customers', numeric: true, sortable: false },
 ]
 
-const hourLabel = (iso: string | undefined, hour: number) =>
-  iso ? new Date(iso).toLocaleTimeString(undefined, { hour: 'numeric' }) : `+${hour}h`
+const { locale } = appConfig.formatting
+/** Axis label: the local hour ('4 PM'); the handle tooltip adds the day ('Mar 5, 4 PM'). */
+const hourLabel = (iso: string | undefined, hour: number, withDay = false) =>
+  iso
+    ? new Date(iso).toLocaleString(locale, {
+        hour: 'numeric',
+        ...(withDay ? { month: 'short', day: 'numeric' } : {}),
+      })
+    : `+${hour}h`
 
 /** /PlanningMode panel: forecast-hour slider, circuits over threshold at that hour, what-if thresholds. */
 export function PlanningPanel() {
@@ -116,9 +123,7 @@ export function PlanningPanel() {
           labelStepSize={labelStep}
           value={value}
           onChange={setHour}
-          labelRenderer={(h, opts) =>
-            opts?.isHandleTooltip ? formatDate(data.validTimes[h]) : hourLabel(data.validTimes[h], h)
-          }
+          labelRenderer={(h, opts) => hourLabel(data.validTimes[h], h, opts?.isHandleTooltip === true)}
           handleHtmlProps={{ 'aria-label': 'Forecast hour' }}
         />
       </div>
