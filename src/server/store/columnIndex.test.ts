@@ -178,7 +178,7 @@ describe('ColumnIndex against a plain scan', () => {
       if (f.op === 'gte') return v >= f.value
       return f.op === 'lt' ? v < f.value : v <= f.value
     }
-    for (let q = 0; q < 200; q++) {
+    for (let q = 0; q < 300; q++) {
       const filters = pool.filter(() => rand() < 0.35)
       const sort: SortKey | undefined =
         rand() < 0.3 ? { field: rand() < 0.5 ? 'town' : 'score', descending: rand() < 0.5 } : undefined
@@ -195,7 +195,8 @@ describe('ColumnIndex against a plain scan', () => {
           return x === y ? a.id - b.id : (x < y ? -1 : 1) * (sort.descending ? -1 : 1)
         })
       }
-      const offset = Math.floor(rand() * 50)
+      // Deep pages too: a sorted prefix kept from an earlier page must grow.
+      const offset = Math.floor(rand() * (rand() < 0.3 ? 3000 : 50))
       const got = index.query(filters, 40, offset, sort)
       const label = JSON.stringify({ filters, sort, offset })
       expect(got.total, label).toBe(expected.length)

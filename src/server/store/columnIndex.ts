@@ -52,32 +52,40 @@ export class ColumnIndex {
     offset: number,
     sort?: SortKey,
   ): { ids: number[]; total: number } {
-    const rows = sort ? this.sorted(filters, sort) : this.matches(filters)
-    const page = rows.subarray(offset, offset + limit)
+    const rows = this.matches(filters)
+    const ordered = sort ? this.sorted(filters, rows, sort, offset + limit) : rows
+    const page = ordered.subarray(offset, offset + limit)
     return { ids: Array.from(page, (r) => this.ids[r] as number), total: rows.length }
   }
 
-  /** The matching rows in `sort` order: the column's order walked once, kept like `matches`. */
-  private sorted(filters: readonly ColumnFilter[], sort: SortKey): Int32Array {
+  /**
+   * The first `need` (at least) of `rows` in `sort` order. The column's order is walked only
+   * until enough rows are found, and that prefix is kept (grown when a later page needs more),
+   * so a page near the start costs a fraction of the dataset.
+   */
+  private sorted(
+    filters: readonly ColumnFilter[],
+    rows: Int32Array,
+    sort: SortKey,
+    need: number,
+  ): Int32Array {
+    const order = this.order(sort)
+    if (rows.length === order.length) return order
     const key = `${filters.map(filterKey).sort().join('&')}|${sort.descending ? '-' : ''}${sort.field}`
     const hit = this.cached(key)
-    if (hit) return hit
-    const rows = this.matches(filters)
-    const order = this.order(sort)
-    let out = order
-    if (rows.length < order.length) {
-      this.scratch ??= new Uint8Array(order.length)
-      const mark = this.scratch
-      for (let i = 0; i < rows.length; i++) mark[rows[i] as number] = 1
-      out = new Int32Array(rows.length)
-      let k = 0
-      for (let j = 0; j < order.length && k < out.length; j++) {
-        const r = order[j] as number
-        if (mark[r] === 1) out[k++] = r
-      }
-      for (let i = 0; i < rows.length; i++) mark[rows[i] as number] = 0
-      this.remember(key, out)
+    if (hit && (hit.length >= need || hit.length === rows.length)) return hit
+    const target = Math.min(rows.length, Math.max(need, 2 * (hit?.length ?? 0), 1024))
+    this.scratch ??= new Uint8Array(order.length)
+    const mark = this.scratch
+    for (let i = 0; i < rows.length; i++) mark[rows[i] as number] = 1
+    const out = new Int32Array(target)
+    let k = 0
+    for (let j = 0; j < order.length && k < target; j++) {
+      const r = order[j] as number
+      if (mark[r] === 1) out[k++] = r
     }
+    for (let i = 0; i < rows.length; i++) mark[rows[i] as number] = 0
+    this.remember(key, out)
     return out
   }
 
@@ -92,6 +100,9 @@ export class ColumnIndex {
   }
 
   private remember(key: string, rows: Int32Array): void {
+    const old = this.cache.get(key)
+    if (old) this.cachedBytes -= old.byteLength
+    this.cache.delete(key)
     this.cache.set(key, rows)
     this.cachedBytes += rows.byteLength
     for (const [k, v] of this.cache) {
