@@ -2,6 +2,7 @@
 // time from navigation to the first map tiles drawn, and wind-particle frames per second.
 // Needs a build (`npm run build`); starts its own server on a free port with a temp DATA_DIR.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
@@ -30,22 +31,26 @@ function bundleFigures(): Map<string, number> {
 interface RouteJs {
   /** Scripts requested before the first data-layer tile was drawn: what the first map view needs. */
   readonly initial: number
-  /** Every script the route fetched within `settleMs` after that (deferred chunks such as the chart). */
+  /** Every script the route fetched until it settled (deferred chunks such as the chart). */
   readonly total: number
   readonly deferred: readonly string[]
 }
 
-/** JS a route loads (resource timing), split at the moment its first map tiles are drawn. */
+/**
+ * JS a route loads (resource timing), split at the moment its first map tiles are drawn. The route
+ * has settled once `settled` (a selector: the last thing it draws) is on the page, plus a second.
+ */
 async function routeJs(
   page: Page,
   url: string,
   sizes: Map<string, number>,
-  settleMs = 4000,
+  settled: string,
 ): Promise<RouteJs> {
   await page.goto('about:blank')
   await page.goto(url, { waitUntil: 'commit' })
   const drawnAt = await firstTilesAt(page)
-  await page.waitForTimeout(settleMs)
+  await page.waitForSelector(settled, { timeout: 60_000 })
+  await page.waitForTimeout(1000)
   const entries = await page.evaluate(() =>
     performance
       .getEntriesByType('resource')
@@ -86,30 +91,96 @@ async function firstTiles(page: Page, url: string): Promise<number> {
   return firstTilesAt(page)
 }
 
-async function particleFps(
-  page: Page,
-  url: string,
-  seconds = 5,
-): Promise<{ fps: number; particles: number }> {
+interface TraceEvent {
+  readonly name: string
+  readonly ph: string
+  readonly pid: number
+  readonly tid: number
+  readonly ts?: number
+  readonly dur?: number
+  readonly tdur?: number
+  readonly args?: { readonly name?: string }
+}
+
+/** CPU ms per thread name: the thread CPU time of its top-level trace events (nested ones not counted again). */
+function cpuByThread(trace: { traceEvents: TraceEvent[] }): Map<string, number> {
+  const names = new Map<string, string>()
+  for (const e of trace.traceEvents)
+    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?')
+  const complete = trace.traceEvents.filter((e) => e.ph === 'X').sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0))
+  const busyUntil = new Map<string, number>()
+  const cpu = new Map<string, number>()
+  for (const e of complete) {
+    const thread = `${e.pid}:${e.tid}`
+    const start = e.ts ?? 0
+    if (start < (busyUntil.get(thread) ?? -Infinity)) continue
+    busyUntil.set(thread, start + (e.dur ?? 0))
+    const name = names.get(thread) ?? '?'
+    cpu.set(name, (cpu.get(name) ?? 0) + (e.tdur ?? 0) / 1000)
+  }
+  return cpu
+}
+
+interface ParticleFigures {
+  readonly fps: number
+  readonly particles: number
+  readonly renderer: string
+  /** CPU ms per frame of the threads that draw: the page, the particle worker, the compositor. */
+  readonly cpuPerFrame: { readonly page: number; readonly worker: number; readonly compositor: number }
+}
+
+const windCanvas = 'canvas.el-wind-particles'
+
+async function particleFps(page: Page, url: string, seconds = 5): Promise<ParticleFigures> {
   await page.goto(url)
   await page.waitForFunction(
-    () =>
-      Number(document.querySelector<HTMLCanvasElement>('canvas.el-wind-particles')?.dataset.frames ?? 0) > 10,
-    undefined,
+    (sel) => Number(document.querySelector<HTMLCanvasElement>(sel)?.dataset.frames ?? 0) > 10,
+    windCanvas,
     { timeout: 60_000 },
   )
-  const frames = () =>
-    page.evaluate(() =>
-      Number(document.querySelector<HTMLCanvasElement>('canvas.el-wind-particles')?.dataset.frames ?? 0),
+  const data = (key: string) =>
+    page.evaluate(
+      ([sel, k]) => document.querySelector<HTMLCanvasElement>(sel ?? '')?.dataset[k ?? ''] ?? '',
+      [windCanvas, key],
     )
-  const particles = await page.evaluate(() =>
-    Number(document.querySelector<HTMLCanvasElement>('canvas.el-wind-particles')?.dataset.particles ?? 0),
-  )
+  const frames = async () => Number(await data('frames'))
+  const particles = Number(await data('particles'))
+  const renderer = await data('renderer')
   const a = await frames()
   const t0 = Date.now()
   await page.waitForTimeout(seconds * 1000)
   const b = await frames()
-  return { fps: ((b - a) * 1000) / (Date.now() - t0), particles }
+  const fps = ((b - a) * 1000) / (Date.now() - t0)
+  // CPU per frame from a 2 s trace: independent of how much CPU other processes leave us
+  await page
+    .context()
+    .browser()
+    ?.startTracing(page, {
+      categories: [
+        'toplevel',
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'blink',
+        'cc',
+        'viz',
+      ],
+    })
+  const c = await frames()
+  await page.waitForTimeout(2000)
+  const d = await frames()
+  const trace = (await page.context().browser()?.stopTracing())?.toString('utf8') ?? '{"traceEvents":[]}'
+  const cpu = cpuByThread(JSON.parse(trace) as { traceEvents: TraceEvent[] })
+  const per = (thread: string) => (cpu.get(thread) ?? 0) / Math.max(1, d - c)
+  return {
+    fps,
+    particles,
+    renderer,
+    cpuPerFrame: {
+      page: per('CrRendererMain'),
+      worker: per('DedicatedWorker thread'),
+      compositor: per('VizCompositorThread'),
+    },
+  }
 }
 
 async function main(): Promise<void> {
@@ -118,9 +189,21 @@ async function main(): Promise<void> {
   const browser = await launchBrowser()
   try {
     const page = await newPage(browser, { width: 1400, height: 900 })
+    // keep every resource entry (the map fetches hundreds of tiles; the default buffer holds 250)
+    await page.addInitScript(() => performance.setResourceTimingBufferSize(100_000))
+    console.log(
+      `\nload average (1, 5, 15 min) at the start: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    )
     await signIn(page, server)
-    const initial = await routeJs(page, `${server.url}/DailyWildfireRisk`, sizes)
-    const mapRoute = await routeJs(page, `${server.url}/PSPS`, sizes)
+    const initial = await routeJs(
+      page,
+      `${server.url}/DailyWildfireRisk`,
+      sizes,
+      '[data-testid=forecast-chart] svg',
+    )
+    const mapRoute = await routeJs(page, `${server.url}/PSPS`, sizes, '.el-map .leaflet-tile-loaded')
     const runs: number[] = []
     for (let i = 0; i < 5; i++) runs.push(await firstTiles(page, `${server.url}/PSPS`))
     const wind = await particleFps(page, `${server.url}/PSPS?layers=wind_vectors&c=-106.2,34.6&z=7`)
@@ -138,7 +221,17 @@ async function main(): Promise<void> {
       `  first map tiles drawn: median ${median(runs).toFixed(0)} ms of ${runs.map((r) => r.toFixed(0)).join(', ')} ms  target ≤ ${TARGETS.firstTilesMs} ms  ${verdict(median(runs) <= TARGETS.firstTilesMs)}`,
     )
     console.log(
-      `  wind particles: ${wind.particles} particles at ${wind.fps.toFixed(1)} fps  target ≥ ${TARGETS.fps} fps  ${verdict(wind.fps >= TARGETS.fps)}`,
+      `  wind particles: ${wind.particles} particles (${wind.renderer}) at ${wind.fps.toFixed(1)} fps  target ≥ ${TARGETS.fps} fps  ${verdict(wind.fps >= TARGETS.fps)}`,
+    )
+    const { page: pageCpu, worker, compositor } = wind.cpuPerFrame
+    console.log(
+      `    CPU per frame: page ${pageCpu.toFixed(1)} ms, particle worker ${worker.toFixed(1)} ms, compositor ${compositor.toFixed(1)} ms` +
+        ` (frame rate the busiest thread allows on a free core: ${(1000 / Math.max(pageCpu, worker, compositor, 1e-3)).toFixed(0)} fps)`,
+    )
+    console.log(
+      `  load average (1, 5, 15 min) at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
     )
   } finally {
     await browser.close()

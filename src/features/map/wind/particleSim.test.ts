@@ -55,7 +55,7 @@ describe('ParticleSim', () => {
     const { ctx, calls, segments } = recordingContext()
     const drawn = sim.frame(ctx)
     expect(drawn).toBe(50)
-    expect(calls).toEqual(['fillRect destination-in rgba(0,0,0,0.92)', 'beginPath c2', 'stroke'])
+    expect(calls).toEqual(['fillRect destination-out rgba(0,0,0,0.08)', 'beginPath c2', 'stroke'])
     expect(segments).toHaveLength(50)
     for (const s of segments) {
       expect(s.color).toBe('c2')
@@ -93,7 +93,7 @@ describe('ParticleSim', () => {
     const { ctx, calls, segments } = recordingContext()
     expect(sim.frame(ctx)).toBe(0)
     expect(segments).toHaveLength(0)
-    expect(calls).toEqual(['fillRect destination-in rgba(0,0,0,0.92)'])
+    expect(calls).toEqual(['fillRect destination-out rgba(0,0,0,0.08)'])
   })
 
   it('draws nothing before it has a view', () => {

@@ -37,8 +37,11 @@ export type ParticleContext = Pick<
 
 const MAX_AGE = 90
 const STEP_PX = 2.5
-/** Trail fade per frame: the canvas keeps this share of its alpha. */
-const FADE = 'rgba(0,0,0,0.92)'
+/**
+ * Trail fade per frame: 'destination-out' with this alpha keeps 92 % of the canvas (the same result
+ * as 'destination-in' with 0.92, but Skia's raster path for it is several times faster).
+ */
+const FADE = 'rgba(0,0,0,0.08)'
 const LINE_WIDTH = 1
 
 /**
@@ -141,7 +144,7 @@ export class ParticleSim {
   }
 
   private draw(ctx: ParticleContext, width: number, height: number, drawn: number): void {
-    ctx.globalCompositeOperation = 'destination-in'
+    ctx.globalCompositeOperation = 'destination-out'
     ctx.fillStyle = FADE
     ctx.fillRect(0, 0, width, height)
     ctx.globalCompositeOperation = 'source-over'
