@@ -1,5 +1,5 @@
 import type Flatbush from 'flatbush'
-import { fromGeojsonVt } from 'vt-pbf'
+import { fromVectorTileJs } from 'vt-pbf'
 import { pickFeatures } from './pickFeatures'
 import { sliceTile } from './sliceTile'
 import type { TileData } from './tileData'
@@ -46,6 +46,16 @@ export function encodeSlice(
     tolerance: plan.tolerance,
   })
   if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
-  const pbf = fromGeojsonVt({ [layer]: { features } }, { version: 2, extent: EXTENT })
+  const pbf = fromVectorTileJs({
+    layers: {
+      [layer]: {
+        name: layer,
+        version: 2,
+        extent: EXTENT,
+        length: features.length,
+        feature: (i) => features[i],
+      },
+    },
+  })
   return { pbf, features: features.length, mode: plan.thin || matched > plan.limit ? 'thinned' : 'full' }
 }

@@ -3,10 +3,12 @@ import geojsonvt from 'geojson-vt'
 import { describe, expect, it } from 'vitest'
 import type { DatasetDef, GeometryKind } from '../store/catalog'
 import { encodeGeometry, toParts } from '../store/geometryCodec'
-import { sliceTile } from './sliceTile'
+import { sliceTile, type SlicedFeature } from './sliceTile'
 import { buildTileData, type TileData } from './tileData'
 
 const OPTS = { extent: 4096, buffer: 64, tolerance: 1 }
+const xy = (f: SlicedFeature | undefined): number[][][] =>
+  (f?.geometry ?? []).map((r) => r.map((p) => [p.x, p.y]))
 
 function dataOf(
   kind: GeometryKind,
@@ -59,7 +61,7 @@ describe('sliceTile', () => {
       { geometry: { type: 'Polygon', coordinates: [square(100, 200, 50).reverse()] } },
     ])
     const [f] = sliceTile(t, [0], Z, X, Y, OPTS)
-    const ring = (f?.geometry as number[][][])[0] as number[][]
+    const ring = xy(f)[0] as number[][]
     expect(f?.type).toBe(3)
     expect(ring[0]).toEqual(ring[ring.length - 1])
     expect(ring.map(([x, y]) => `${x},${y}`).sort()).toEqual(
@@ -73,7 +75,7 @@ describe('sliceTile', () => {
     const hole = square(400, 400, 200)
     const geometry: Geometry = { type: 'Polygon', coordinates: [outer, hole] }
     const [f] = sliceTile(dataOf('polygon', [{ geometry }]), [0], Z, X, Y, OPTS)
-    const rings = f?.geometry as number[][][]
+    const rings = xy(f)
     expect(rings).toHaveLength(2)
     expect(shoelace(rings[0] as number[][])).toBeGreaterThan(0)
     expect(shoelace(rings[1] as number[][])).toBeLessThan(0)
@@ -93,17 +95,17 @@ describe('sliceTile', () => {
     ])
     const out = sliceTile(t, [0, 1], Z, X, Y, OPTS)
     expect(out).toHaveLength(1)
-    for (const p of (out[0]?.geometry as number[][][])[0] ?? []) {
+    for (const p of xy(out[0])[0] ?? []) {
       expect(p[0]).toBeGreaterThanOrEqual(-64)
       expect(p[0]).toBeLessThanOrEqual(4160)
     }
-    expect((out[0]?.geometry as number[][][])[0]?.some((p) => p[0] === -64)).toBe(true)
+    expect(xy(out[0])[0]?.some((p) => p[0] === -64)).toBe(true)
 
     const line = dataOf('line', [
       { geometry: { type: 'LineString', coordinates: [at(-1000, 500), at(2000, 500), at(2000, 9000)] } },
     ])
     const [l] = sliceTile(line, [0], Z, X, Y, OPTS)
-    const parts = l?.geometry as number[][][]
+    const parts = xy(l)
     expect(l?.type).toBe(2)
     expect(parts).toHaveLength(1)
     expect(parts[0]?.[0]).toEqual([-64, 500])
@@ -118,9 +120,9 @@ describe('sliceTile', () => {
     ])
     const out = sliceTile(t, [0, 1, 2], Z, X, Y, OPTS)
     expect(out.map((f) => f.id)).toEqual([1, 2])
-    expect(out[0]?.geometry).toEqual([[10, 20]])
-    expect(out[0]?.tags).toEqual({ label: 'a', value: 2.5 })
-    expect(out[1]?.tags).toEqual({ label: 'b' })
+    expect(xy(out[0])).toEqual([[[10, 20]]])
+    expect(out[0]?.properties).toEqual({ label: 'a', value: 2.5 })
+    expect(out[1]?.properties).toEqual({ label: 'b' })
   })
 
   it('simplifies per zoom: a near-straight vertex goes at low zoom, stays at high zoom', () => {
@@ -131,9 +133,9 @@ describe('sliceTile', () => {
     ]
     const t = dataOf('line', [{ geometry: { type: 'LineString', coordinates: coords } }])
     const low = sliceTile(t, [0], 10, 204, 403, OPTS)
-    expect((low[0]?.geometry as number[][][])[0]).toHaveLength(2)
+    expect(xy(low[0])[0]).toHaveLength(2)
     // 2^6 times closer the middle vertex is 13 tile units off the chord: kept.
     const high = sliceTile(t, [0], 16, 204 * 64 + 31, 403 * 64 + 1, { ...OPTS, buffer: 4096 * 64 })
-    expect((high[0]?.geometry as number[][][])[0]).toHaveLength(3)
+    expect(xy(high[0])[0]).toHaveLength(3)
   })
 })

@@ -1,5 +1,4 @@
 import { clipPolygon, clipPolyline, type ClipBox, type ClipPoint } from 'lineclip'
-import type { TileFeatureLike } from 'vt-pbf'
 import type { TileData } from './tileData'
 
 export interface SliceOptions {
@@ -9,7 +8,29 @@ export interface SliceOptions {
   tolerance: number
 }
 
+export interface TilePoint {
+  x: number
+  y: number
+}
+
 type Tags = Record<string, string | number>
+
+/**
+ * One feature cut into a tile, in the shape vt-pbf's `fromVectorTileJs` writes (vector-tile-js
+ * features): integer tile coordinates, rings of `{x, y}`; points are one ring of all positions.
+ */
+export class SlicedFeature {
+  constructor(
+    readonly id: number,
+    readonly type: 1 | 2 | 3,
+    readonly properties: Tags,
+    readonly geometry: TilePoint[][],
+  ) {}
+
+  loadGeometry(): TilePoint[][] {
+    return this.geometry
+  }
+}
 
 function tagsOf(t: TileData, k: number): Tags {
   const tags: Tags = {}
@@ -25,16 +46,16 @@ function tagsOf(t: TileData, k: number): Tags {
   return tags
 }
 
-/** Rounds to tile units and drops repeated vertices. */
-function snap(points: ClipPoint[]): ClipPoint[] {
-  const out: ClipPoint[] = []
+/** Rounds clipped positions to tile units and drops repeated vertices. */
+function snap(points: ClipPoint[]): TilePoint[] {
+  const out: TilePoint[] = []
   let px = NaN
   let py = NaN
   for (const p of points) {
     const x = Math.round(p[0])
     const y = Math.round(p[1])
     if (x === px && y === py) continue
-    out.push([x, y])
+    out.push({ x, y })
     px = x
     py = y
   }
@@ -42,21 +63,21 @@ function snap(points: ClipPoint[]): ClipPoint[] {
 }
 
 /** Minus twice the shoelace area in tile coordinates (y down): < 0 for a clockwise ring on screen (geojson-vt's sign). */
-export function ringArea(ring: readonly ClipPoint[]): number {
+export function ringArea(ring: readonly TilePoint[]): number {
   let a = 0
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const p = ring[i] as ClipPoint
-    const q = ring[j] as ClipPoint
-    a += (p[0] - q[0]) * (p[1] + q[1])
+    const p = ring[i] as TilePoint
+    const q = ring[j] as TilePoint
+    a += (p.x - q.x) * (p.y + q.y)
   }
   return a
 }
 
 /**
  * Cuts the picked features of a TileData into one tile: vertices below the zoom's simplification
- * tolerance skipped, projected to tile units, clipped to the tile plus buffer (lineclip; features
- * wholly inside skip clipping), rounded, and polygon rings wound as MVT 2 wants (outer clockwise
- * on screen = positive shoelace area, holes counter-clockwise). Output is vt-pbf's geojson-vt tile feature shape.
+ * tolerance skipped, projected to tile units, clipped to the tile plus buffer (lineclip; rings
+ * wholly inside skip clipping and are rounded in the same pass), and polygon rings wound as MVT 2
+ * wants (outer clockwise on screen = positive shoelace area, holes counter-clockwise).
  */
 export function sliceTile(
   t: TileData,
@@ -65,7 +86,7 @@ export function sliceTile(
   x: number,
   y: number,
   opts: SliceOptions,
-): TileFeatureLike[] {
+): SlicedFeature[] {
   const scale = 2 ** z * opts.extent
   const ox = x * opts.extent
   const oy = y * opts.extent
@@ -74,61 +95,81 @@ export function sliceTile(
   const box: ClipBox = [lo, lo, hi, hi]
   const sqTol = (opts.tolerance / scale) ** 2
   const { coords, importance, featRing, ringStart, ringOuter } = t
-  const out: TileFeatureLike[] = []
+  const out: SlicedFeature[] = []
   for (const k of picked) {
     const r0 = featRing[k] as number
     const r1 = featRing[k + 1] as number
     if (t.kind === 'point') {
-      const pts: ClipPoint[] = []
+      const pts: TilePoint[] = []
       for (let v = ringStart[r0] as number; v < (ringStart[r1] as number); v++) {
         const px = Math.round((coords[2 * v] as number) * scale - ox)
         const py = Math.round((coords[2 * v + 1] as number) * scale - oy)
-        if (px >= lo && px <= hi && py >= lo && py <= hi) pts.push([px, py])
+        if (px >= lo && px <= hi && py >= lo && py <= hi) pts.push({ x: px, y: py })
       }
-      if (pts.length) out.push({ type: 1, id: t.ids[k], geometry: pts, tags: tagsOf(t, k) })
+      if (pts.length) out.push(new SlicedFeature(t.ids[k] as number, 1, tagsOf(t, k), [pts]))
       continue
     }
     const polygon = t.kind === 'polygon'
-    const rings: ClipPoint[][] = []
+    const rings: TilePoint[][] = []
     let skipPart = false
     for (let r = r0; r < r1; r++) {
       const outer = ringOuter[r] === 1
       if (outer) skipPart = false
       else if (skipPart) continue
-      const pts: ClipPoint[] = []
+      const v0 = ringStart[r] as number
+      const v1 = ringStart[r + 1] as number
+      let kept = 0
       let minx = Infinity
       let miny = Infinity
       let maxx = -Infinity
       let maxy = -Infinity
-      const v1 = ringStart[r + 1] as number
-      for (let v = ringStart[r] as number; v < v1; v++) {
+      for (let v = v0; v < v1; v++) {
         if ((importance[v] as number) <= sqTol) continue
         const px = (coords[2 * v] as number) * scale - ox
         const py = (coords[2 * v + 1] as number) * scale - oy
-        pts.push([px, py])
+        kept += 1
         if (px < minx) minx = px
         if (px > maxx) maxx = px
         if (py < miny) miny = py
         if (py > maxy) maxy = py
       }
       const outside = maxx < lo || minx > hi || maxy < lo || miny > hi
-      const inside = minx >= lo && maxx <= hi && miny >= lo && maxy <= hi
-      if (!polygon) {
-        if (outside || pts.length < 2) continue
-        for (const part of inside ? [pts] : clipPolyline(pts, box)) {
-          const line = snap(part)
-          if (line.length >= 2) rings.push(line)
-        }
-        continue
-      }
-      if (outside || pts.length < 4) {
+      if (outside || kept < (polygon ? 4 : 2)) {
         if (outer) skipPart = true
         continue
       }
-      const ring = snap(inside ? pts : clipPolygon(pts, box))
+      const inside = minx >= lo && maxx <= hi && miny >= lo && maxy <= hi
+      let pieces: TilePoint[][]
+      if (inside) {
+        const ring: TilePoint[] = []
+        let qx = NaN
+        let qy = NaN
+        for (let v = v0; v < v1; v++) {
+          if ((importance[v] as number) <= sqTol) continue
+          const px = Math.round((coords[2 * v] as number) * scale - ox)
+          const py = Math.round((coords[2 * v + 1] as number) * scale - oy)
+          if (px === qx && py === qy) continue
+          ring.push({ x: px, y: py })
+          qx = px
+          qy = py
+        }
+        pieces = [ring]
+      } else {
+        const pts: ClipPoint[] = []
+        for (let v = v0; v < v1; v++) {
+          if ((importance[v] as number) <= sqTol) continue
+          pts.push([(coords[2 * v] as number) * scale - ox, (coords[2 * v + 1] as number) * scale - oy])
+        }
+        pieces = polygon ? [snap(clipPolygon(pts, box))] : clipPolyline(pts, box).map(snap)
+      }
+      if (!polygon) {
+        for (const line of pieces) if (line.length >= 2) rings.push(line)
+        continue
+      }
+      const ring = pieces[0] as TilePoint[]
       const first = ring[0]
       const last = ring[ring.length - 1]
-      if (first && last && (first[0] !== last[0] || first[1] !== last[1])) ring.push([first[0], first[1]])
+      if (first && last && (first.x !== last.x || first.y !== last.y)) ring.push({ x: first.x, y: first.y })
       const area = ring.length >= 4 ? ringArea(ring) : 0
       if (area === 0) {
         if (outer) skipPart = true
@@ -137,7 +178,7 @@ export function sliceTile(
       if (area > 0 === outer) ring.reverse()
       rings.push(ring)
     }
-    if (rings.length) out.push({ type: polygon ? 3 : 2, id: t.ids[k], geometry: rings, tags: tagsOf(t, k) })
+    if (rings.length) out.push(new SlicedFeature(t.ids[k] as number, polygon ? 3 : 2, tagsOf(t, k), rings))
   }
   return out
 }

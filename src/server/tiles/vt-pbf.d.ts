@@ -9,6 +9,21 @@ declare module 'vt-pbf' {
   export interface TileLike {
     features: TileFeatureLike[]
   }
+  /** A vector-tile-js style feature: what `fromVectorTileJs` reads. */
+  export interface VectorTileFeatureLike {
+    id?: number
+    type: 1 | 2 | 3
+    properties: Record<string, string | number | boolean | null>
+    loadGeometry(): { x: number; y: number }[][]
+  }
+  export interface VectorTileLayerLike {
+    name: string
+    version: number
+    extent: number
+    length: number
+    feature(i: number): VectorTileFeatureLike | undefined
+  }
+  export function fromVectorTileJs(tile: { layers: Record<string, VectorTileLayerLike> }): Uint8Array
   export function fromGeojsonVt(
     layers: Record<string, TileLike>,
     options?: { version?: number; extent?: number },
