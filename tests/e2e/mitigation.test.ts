@@ -108,6 +108,15 @@ describe('Mitigation Analysis', () => {
     for (const f of factors) expect(await page.inputValue(sel.weight(f.id))).toBe(String(f.weight))
   })
 
+  it('all weights 0: the server refuses and the panel says why, keeping the last ranking', async () => {
+    await page.goto(`${server.url}${PATH}`)
+    const before = await tableKeys()
+    for (const f of factors) await page.fill(sel.weight(f.id), '0')
+    await page.waitForSelector('.el-mitigation-panel[data-status="error"]')
+    expect(await page.textContent(sel.panel)).toContain('at least one weight must be above 0')
+    expect(await page.$$eval(sel.rows, (rows) => rows.map((r) => r.getAttribute('data-key')))).toEqual(before)
+  })
+
   it('selecting a circuit highlights it on the map', async () => {
     await page.goto(`${server.url}${PATH}`)
     const [first] = await tableKeys()
