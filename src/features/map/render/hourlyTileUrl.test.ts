@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { layersConfig } from '../../../generated/config'
 import { sourceById, tileUrlTemplate } from '../catalog/catalog'
 import { isHourlySource, withForecastHour } from './hourlyTileUrl'
 
@@ -6,6 +7,7 @@ describe('withForecastHour', () => {
   const gust = sourceById('wind_gust_next_png')
   const slope = sourceById('slope_png')
   const lines = sourceById('psps_lines_mvt')
+  const gustGrid = layersConfig.grids.find((g) => g.id === gust.grid)!
 
   it('knows the hourly raster sources from the grids', () => {
     expect(isHourlySource(gust)).toBe(true)
@@ -18,6 +20,7 @@ describe('withForecastHour', () => {
     expect(withForecastHour(url, gust, 5)).toBe(`${url}?hour=5`)
     expect(withForecastHour(`${url}?run=1`, gust, 0)).toBe(`${url}?run=1&hour=0`)
     expect(withForecastHour(url, gust, null)).toBe(url)
+    expect(withForecastHour(url, gust, 500)).toBe(`${url}?hour=${(gustGrid.hourly ?? 1) - 1}`)
     expect(withForecastHour(tileUrlTemplate(slope, false), slope, 5)).toBe(tileUrlTemplate(slope, false))
   })
 })

@@ -1,18 +1,23 @@
 import { layersConfig } from '../../../generated/config'
 import type { SourceConfig } from '../catalog/catalogTypes'
 
-const hourly = new Set(layersConfig.grids.filter((g) => (g.hourly ?? 1) > 1).map((g) => g.id))
+/** Hours held by each hourly grid (config/layers.yaml grids[].hourly > 1). */
+const hoursOf = new Map(
+  layersConfig.grids.flatMap((g) => ((g.hourly ?? 1) > 1 ? [[g.id, g.hourly ?? 1] as const] : [])),
+)
 
-/** True for a `type: png` source whose grid holds hourly steps (config/layers.yaml grids[].hourly). */
+/** True for a `type: png` source whose grid holds hourly steps. */
 export function isHourlySource(source: SourceConfig): boolean {
-  return source.type === 'png' && source.grid !== undefined && hourly.has(source.grid)
+  return source.type === 'png' && source.grid !== undefined && hoursOf.has(source.grid)
 }
 
 /**
  * A raster tile URL for the chosen forecast hour: `hour=N` is added for hourly sources when an
- * hour is set (Planning Mode's slider); otherwise the URL is unchanged (the server's current hour).
+ * hour is set (Planning Mode's slider), capped at the grid's last hour; otherwise the URL is
+ * unchanged (the server's current hour).
  */
 export function withForecastHour(url: string, source: SourceConfig, hour: number | null): string {
-  if (hour === null || !isHourlySource(source)) return url
-  return `${url}${url.includes('?') ? '&' : '?'}hour=${hour}`
+  const hours = source.type === 'png' && source.grid !== undefined ? hoursOf.get(source.grid) : undefined
+  if (hour === null || hours === undefined) return url
+  return `${url}${url.includes('?') ? '&' : '?'}hour=${Math.min(hour, hours - 1)}`
 }
