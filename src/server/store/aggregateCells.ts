@@ -64,14 +64,14 @@ export function countCells(
       cy: new Float64Array(merged.size),
       n: new Float64Array(merged.size),
     }
-    let i = 0
-    for (const [key, count] of merged) {
+    // In (cx, cy) order, as the finest zoom: rows then go into agg_cells in primary-key order.
+    const keys = Float64Array.from(merged.keys()).sort()
+    keys.forEach((key, i) => {
       const x = Math.floor(key / side)
       cells.cx[i] = x
       cells.cy[i] = key - x * side
-      cells.n[i] = count
-      i++
-    }
+      cells.n[i] = merged.get(key) as number
+    })
     out.push(cells)
   }
   return out
@@ -86,7 +86,8 @@ export function writeCells(db: Database.Database, id: string, cells: readonly Zo
   const many = db.prepare(sql + Array.from({ length: CELL_BATCH }, () => '(?, ?, ?, ?, ?)').join(', '))
   const one = db.prepare(sql + '(?, ?, ?, ?, ?)')
   const pending: (string | number)[] = []
-  for (const c of cells) {
+  // Ascending level, then (cx, cy): the table's primary-key order (appends, no page splits).
+  for (const c of [...cells].sort((a, b) => a.zoom - b.zoom)) {
     for (let i = 0; i < c.n.length; i++) {
       pending.push(id, c.zoom + CELL_BITS, c.cx[i] as number, c.cy[i] as number, c.n[i] as number)
       if (pending.length === 5 * CELL_BATCH) {
