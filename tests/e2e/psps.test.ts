@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operationsConfig } from '../../src/generated/config'
+import { layersConfig, operationsConfig } from '../../src/generated/config'
 import { api, columnTexts, opsSelectors as sel, shownNumber } from './operations.driver'
 import { launchBrowser, newPage, screenshot, sharedServer, signIn, type TestServer } from './support'
 
@@ -12,6 +12,9 @@ interface EventBody {
 }
 
 const settings = operationsConfig.psps!
+/** Tile path of the vector source drawing a dataset (no demoPath for the PSPS lines). */
+const tileSource = (dataset: string) =>
+  layersConfig.sources.find((s) => s.type === 'mvt' && 'dataset' in s && s.dataset === dataset)!.path
 const summed = settings.columns.filter((c) => c.total === 'sum')
 const keyField = settings.columns[0]!.field
 /** The machine is shared: answers can take a few seconds. */
@@ -108,6 +111,19 @@ describe('/PSPS', () => {
       const [shown] = (await columnTexts(page, sel.pspsFooter, c.field)).map(shownNumber)
       expect(Number(totalLine[i])).toBeCloseTo(shown!, 6)
     }
+  })
+
+  it('switches the PSPS layers on even when the link turned them off', async () => {
+    const lines = tileSource(settings.dataset)
+    const [tile] = await Promise.all([
+      page.waitForRequest((r) => r.url().includes(`/api/tiles/${lines}/mvt/`)),
+      page.goto(`${server.url}/PSPS?layers=transmission_lines`),
+    ])
+    expect(tile.url()).toContain(lines)
+    await page.waitForSelector(sel.pspsRows)
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('layers')?.split(','), POLL)
+      .toContain('psps')
   })
 
   it('selecting a row highlights that circuit on the map', async () => {
