@@ -33,6 +33,27 @@ export function activeFires(ctx: DemoContext): ActiveFire[] {
   })
 }
 
+/** Fires the demo places just upwind of an asset, so their forecast extents reach it: [name, acres, % contained]. */
+const EXPOSED: readonly [string, number, number][] = [
+  ['Bosque Grande Fire', 420, 5],
+  ['Ojo Caliente Fire', 260, 10],
+]
+
+/**
+ * Active fires burning just upwind of the given asset points (nearest first to the focus), one per
+ * point: the asset lies 1.2 radii downwind of the fire's centre, inside its 6-hour forecast extents,
+ * so the demo shows forecast extents crossing a transmission line and critical infrastructure.
+ */
+export function exposedFires(ctx: DemoContext, assets: readonly (readonly [number, number])[]): ActiveFire[] {
+  const th = (ctx.windTowards * Math.PI) / 180
+  return EXPOSED.slice(0, assets.length).map(([name, acres, contained], i) => {
+    const radiusM = Math.sqrt((acres * M2_PER_ACRE) / Math.PI)
+    const [ax, ay] = assets[i] ?? [0, 0]
+    const [lon, lat] = offset(ax, ay, -Math.sin(th) * radiusM * 1.2, -Math.cos(th) * radiusM * 1.2)
+    return { name, lon, lat, acres, contained, radiusM }
+  })
+}
+
 function impacts(rng: Rng, acres: number): Record<string, number> {
   const k = Math.sqrt(acres)
   return {

@@ -7,12 +7,13 @@ import { makeContext, type DemoContext } from './context'
 import {
   activeFirePerimeters,
   activeFires,
+  exposedFires,
   forecastExtents,
   historicFires,
   smokePlumes,
   thermalHotspots,
 } from './fires'
-import { newMexico } from './geography'
+import { distanceM, newMexico } from './geography'
 import { criticalInfrastructure } from './infrastructure'
 import { riskSeries } from './riskSeries'
 import { HOUR, zonedInstant } from './time'
@@ -48,6 +49,24 @@ function nextDay(date: string, days: number): string {
   return d.toISOString().slice(0, 10)
 }
 
+/** The vertex of the features' points/lines closest to `minM` metres from the demo focus. */
+function nearestVertex(ctx: DemoContext, features: readonly FeatureInput[], minM: number): [number, number] {
+  let best: [number, number] = ctx.focus
+  let bestScore = Infinity
+  for (const f of features) {
+    const g = f.geometry
+    const points = g?.type === 'Point' ? [g.coordinates] : g?.type === 'LineString' ? g.coordinates : []
+    for (const p of points) {
+      const score = Math.abs(distanceM(ctx.focus, p) - minM)
+      if (score < bestScore) {
+        bestScore = score
+        best = [p[0] ?? 0, p[1] ?? 0]
+      }
+    }
+  }
+  return best
+}
+
 /** The deterministic New Mexico demo data set (same options → same content, byte for byte). */
 export function generateDemo(options: DemoOptions = {}): DemoData {
   const { referenceDate, timeZone } = appConfig.demo
@@ -67,7 +86,12 @@ export function generateDemo(options: DemoOptions = {}): DemoData {
     ctx,
     eventFeeders.filter((_, i) => i % 2 === 0),
   )
-  const fires = activeFires(ctx)
+  const transmission = transmissionLines(ctx)
+  const infrastructure = criticalInfrastructure(ctx)
+  const fires = [
+    ...activeFires(ctx),
+    ...exposedFires(ctx, [nearestVertex(ctx, transmission, 8000), nearestVertex(ctx, infrastructure, 4000)]),
+  ]
   const dayStart = zonedInstant(referenceDate, 0, timeZone)
   return {
     context: ctx,
@@ -75,10 +99,10 @@ export function generateDemo(options: DemoOptions = {}): DemoData {
       enhanced_powerline_safety_settings: () => epssCircuits(ctx, eventFeeders),
       public_safety_power_shutoff: () => psps,
       fire_consequence: () => fireConsequence(ctx, psps),
-      transmission_lines: () => transmissionLines(ctx),
+      transmission_lines: () => transmission,
       distribution_lines: () => distributionLines(allFeeders),
       buildings: () => buildings(ctx),
-      critical_infrastructure: () => criticalInfrastructure(ctx),
+      critical_infrastructure: () => infrastructure,
       red_flag_warnings: () => redFlagWarnings(ctx),
       fire_extent_active: () => activeFirePerimeters(ctx, fires),
       fire_extent_forecast: () => forecastExtents(ctx, fires),
