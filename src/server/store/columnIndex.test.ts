@@ -144,6 +144,11 @@ describe('records sort, persisted index and the SQL path', () => {
     for (const q of queries) expect(run(reader, q, 9, 11)).toEqual(run(store, q, 9, 11))
     expect(store.db.prepare('SELECT count(*) FROM column_index').pluck().get()).toBe(3)
     expect(new DatasetRecords(store.db, catalog, info, 100).index('things')).not.toBeNull()
+    // A damaged saved column is not trusted: the index is rebuilt, answers stay right.
+    store.db.prepare("UPDATE column_index SET data = zeroblob(8) WHERE field = 'score'").run()
+    const damaged = new DatasetRecords(store.db, catalog, info, 100)
+    expect(damaged.index('things')).toBeNull()
+    for (const q of queries) expect(run(damaged, q, 9, 11)).toEqual(run(store, q, 9, 11))
   })
 })
 

@@ -106,22 +106,31 @@ export function loadColumnIndex(
   const byField = new Map(rows.map((r) => [r.field, r]))
   const idRow = byField.get(IDS)
   if (!idRow) return null
+  if (idRow.data.byteLength % 4 !== 0) return null
   const ids = view(idRow.data, 4, (b, o, n) => new Int32Array(b, o, n))
   const columns = new Map<string, Column>()
   for (const f of fields) {
     const r = byField.get(f.name)
     const kind = f.type === 'number' ? 'number' : 'text'
     if (!r || r.kind !== kind) return null
+    // A blob of the wrong size (or an unreadable dictionary) means "not there": rebuild it.
+    if (r.data.byteLength !== ids.length * (kind === 'number' ? 8 : 4)) return null
     if (kind === 'number')
       columns.set(f.name, { kind, values: view(r.data, 8, (b, o, n) => new Float64Array(b, o, n)) })
     else {
-      const dict: unknown = JSON.parse(r.dict ?? '[]')
-      if (!Array.isArray(dict)) return null
-      columns.set(f.name, {
-        kind: 'text',
-        codes: view(r.data, 4, (b, o, n) => new Uint32Array(b, o, n)),
-        dict: dict.map(String),
-      })
+      let dict: unknown
+      try {
+        dict = JSON.parse(r.dict ?? '')
+      } catch {
+        return null
+      }
+      if (!Array.isArray(dict) || dict.length === 0) return null
+      const size = dict.length
+      const codes = view(r.data, 4, (b, o, n) => new Uint32Array(b, o, n))
+      let max = 0
+      for (let i = 0; i < codes.length; i++) if ((codes[i] as number) > max) max = codes[i] as number
+      if (max >= size) return null
+      columns.set(f.name, { kind: 'text', codes, dict: dict.map(String) })
     }
   }
   return new ColumnIndex(ids, columns)
