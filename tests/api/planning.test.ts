@@ -180,4 +180,22 @@ describe('GET /api/planning', () => {
       grids.replaceGrid(settings.gustGrid, current, 'test')
     }
   })
+
+  it('serves a circuit geometry for highlighting (400 bad id, 404 unknown, 401 without a session)', async () => {
+    const feature = t.store.allFeatures(settings.dataset)[0]!
+    const url = `/api/planning/circuits/${feature.id}/geometry`
+    const res = await t.app.inject({ url, headers: AUTH })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({
+      type: 'Feature',
+      id: feature.id,
+      properties: { key: feature.properties[settings.key] },
+      geometry: { type: expect.stringMatching(/LineString/) },
+    })
+    expect((await t.app.inject({ url })).statusCode).toBe(401)
+    const bad = await t.app.inject({ url: '/api/planning/circuits/x1/geometry', headers: AUTH })
+    expect(bad.json()).toMatchObject({ error: 'bad_request', parameter: 'id' })
+    const missing = await t.app.inject({ url: '/api/planning/circuits/987654/geometry', headers: AUTH })
+    expect(missing.statusCode).toBe(404)
+  })
 })

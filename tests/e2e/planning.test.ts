@@ -79,6 +79,22 @@ describe('/PlanningMode', () => {
     await screenshot(page, 'planning-slider')
   })
 
+  it('selecting a listed circuit highlights it on the map', async () => {
+    const hour = lists.findIndex((l) => l.length > 0)
+    await openPlanning(hour)
+    const row = page.locator(sel.planningRows).first()
+    const [geometry] = await Promise.all([
+      page.waitForResponse((r) => /\/api\/planning\/circuits\/\d+\/geometry/.test(r.url())),
+      row.locator('td[data-field="key"]').click(),
+    ])
+    expect(geometry.status()).toBe(200)
+    expect((await geometry.json()) as { properties: { key: string } }).toMatchObject({
+      properties: { key: lists[hour]![0] },
+    })
+    await page.waitForSelector(`${sel.highlightPane} path`)
+    expect(await row.getAttribute('aria-selected')).toBe('true')
+  })
+
   it('a what-if threshold re-ranks the list via the server and leaves the stored value alone', async () => {
     const hour = lists.findIndex((l) => l.length >= 2)
     expect(hour, 'some hour should list two circuits or more').toBeGreaterThanOrEqual(0)

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../data/httpErrors'
 import { windowSettings } from '../grids/gridCatalog'
 import { currentWindowHour, windowStart, windowTimes } from '../grids/forecastWindow'
 import { GridStore } from '../store/gridStore'
+import { partsToGeometry } from '../store/geometryCodec'
 import { PlanningSamples } from './planningSamples'
 import { parsePlanningQuery } from './planningQuery'
 import { rankExceedances } from './planningRank'
@@ -23,7 +24,8 @@ export interface PlanningRoutesOptions {
  * GET /api/planning[?hour=N][&threshold.<circuit key>=<mph>…]: for one hour of the forecast window,
  * the circuits of planning.dataset whose gust (the hourly gust grid sampled along the line, maximum)
  * exceeds their threshold — stored, or the what-if override given here (never stored) — ranked by
- * exceedance then customers. Session required; 404 when operations.yaml has no `planning` section.
+ * exceedance then customers. GET /api/planning/circuits/:id/geometry: one circuit as a GeoJSON
+ * Feature (for highlighting). Session required; 404 when operations.yaml has no `planning` section.
  */
 export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesOptions): Promise<void> {
   const settings = opts.settings === undefined ? (operationsConfig.planning ?? null) : opts.settings
@@ -69,4 +71,26 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
       overrides,
     }
   })
+
+  app.get<{ Params: { id: string } }>(
+    '/api/planning/circuits/:id/geometry',
+    { preHandler: guard },
+    async (request, reply) => {
+      if (!settings) return notFound(reply, 'Planning Mode is not configured')
+      const raw = request.params.id
+      const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
+      if (!Number.isSafeInteger(id)) return badRequest(reply, 'id', 'id must be a circuit id (integer)')
+      const version = app.store.info(settings.dataset).version
+      const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
+      const circuit = circuits.find((c) => c.id === id)
+      const dataset = app.store.dataset(settings.dataset)
+      if (!circuit || !dataset) return notFound(reply, `no circuit with id ${raw} in ${settings.dataset}`)
+      return {
+        type: 'Feature',
+        id: circuit.id,
+        properties: { key: circuit.key },
+        geometry: partsToGeometry(circuit.parts, dataset.geometry),
+      }
+    },
+  )
 }

@@ -3,8 +3,13 @@ import { useEffect, useState } from 'react'
 import { appConfig, operationsConfig } from '../../../generated/config'
 import { formatDate, formatOneDecimal, formatPlain } from '../../../shared/format'
 import { useLayerState } from '../../layers/LayerStateContext'
-import { useLeafletMap } from '../../map'
-import { SortableTable, useShowDatasetLayers, type SortableColumn } from '../shared'
+import {
+  SortableTable,
+  useFeatureGeometry,
+  useMapHighlight,
+  useShowDatasetLayers,
+  type SortableColumn,
+} from '../shared'
 import { hourFromSearch, searchWithHour, type PlanningCircuit } from './planningApi'
 import { ThresholdInput } from './ThresholdInput'
 import { usePlanning } from './usePlanning'
@@ -35,8 +40,11 @@ export function PlanningPanel() {
   const [overrides, setOverrides] = useState<Record<string, number>>({})
   const planning = usePlanning(hour, overrides, settings !== undefined)
   const { dispatch } = useLayerState()
-  const map = useLeafletMap()
+  const [selected, setSelected] = useState<number | null>(null)
   useShowDatasetLayers(settings?.dataset)
+  useMapHighlight(
+    useFeatureGeometry(selected === null ? null : `/api/planning/circuits/${selected}/geometry`),
+  )
   const data = planning.data
   const shownHour = hour ?? data?.hour ?? null
 
@@ -168,18 +176,8 @@ export function PlanningPanel() {
           rowKey={(r) => r.key}
           cell={cell}
           sort={null}
-          onSelect={(r) => {
-            if (map && r.bbox) {
-              const [w, s, e, n] = r.bbox
-              map.fitBounds(
-                [
-                  [s, w],
-                  [n, e],
-                ],
-                { padding: [40, 40], maxZoom: 13 },
-              )
-            }
-          }}
+          selectedKey={data.circuits.find((c) => c.id === selected)?.key ?? null}
+          onSelect={(r) => setSelected((id) => (id === r.id ? null : r.id))}
         />
       )}
     </section>

@@ -1,4 +1,3 @@
-import type { Feature } from 'geojson'
 import { authFetch } from '../../session/authFetch'
 
 export type CellValue = string | number | null
@@ -50,10 +49,4 @@ export async function fetchPspsCsv(sort: string | null): Promise<string> {
   const response = await authFetch(`/api/psps/event?format=csv${q ? `&${q}` : ''}`)
   if (!response.ok) throw await failure(response)
   return response.text()
-}
-
-export async function fetchCircuitGeometry(id: number, signal?: AbortSignal): Promise<Feature> {
-  const response = await authFetch(`/api/psps/event/${id}/geometry`, { signal })
-  if (!response.ok) throw await failure(response)
-  return (await response.json()) as Feature
 }
