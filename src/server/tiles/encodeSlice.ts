@@ -26,7 +26,38 @@ export interface SlicePlan {
   tolerance: number
 }
 
-/** Picks, cuts and encodes one tile from a dataset's in-memory tile data (MVT layer `layer`). */
+/** The features of a tile under its plan: TileData positions in id order, and how many matched. */
+export interface TilePick {
+  picked: number[]
+  matched: number
+}
+
+/** Which features of a dataset a tile holds (box with buffer, minSize, the `limit` largest). */
+export function pickTile(
+  data: TileData,
+  index: Flatbush | null,
+  z: number,
+  x: number,
+  y: number,
+  plan: SlicePlan,
+): TilePick {
+  const n = 2 ** z
+  const b = BUFFER / EXTENT
+  const box = [(x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n] as const
+  return pickFeatures(index, data.sizes, box, plan.minSize, plan.limit)
+}
+
+/** Vertices a pick holds: the work of cutting and encoding it. */
+export function pickVertices(data: TileData, picked: readonly number[]): number {
+  let n = 0
+  for (const k of picked)
+    n +=
+      (data.ringStart[data.featRing[k + 1] as number] as number) -
+      (data.ringStart[data.featRing[k] as number] as number)
+  return n
+}
+
+/** Picks (unless given), cuts and encodes one tile from a dataset's in-memory tile data (MVT layer `layer`). */
 export function encodeSlice(
   data: TileData,
   index: Flatbush | null,
@@ -35,11 +66,9 @@ export function encodeSlice(
   x: number,
   y: number,
   plan: SlicePlan,
+  pick: TilePick = pickTile(data, index, z, x, y, plan),
 ): BuiltTile {
-  const n = 2 ** z
-  const b = BUFFER / EXTENT
-  const box = [(x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n] as const
-  const { picked, matched } = pickFeatures(index, data.sizes, box, plan.minSize, plan.limit)
+  const { picked, matched } = pick
   const features = sliceTile(data, picked, z, x, y, {
     extent: EXTENT,
     buffer: BUFFER,

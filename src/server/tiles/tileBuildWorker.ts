@@ -2,7 +2,7 @@
 import zlib from 'node:zlib'
 import { parentPort } from 'node:worker_threads'
 import Flatbush from 'flatbush'
-import { encodeSlice, type SlicePlan } from './encodeSlice'
+import { encodeSlice, type SlicePlan, type TilePick } from './encodeSlice'
 import type { TileData } from './tileData'
 
 type Message =
@@ -16,6 +16,7 @@ type Message =
       x: number
       y: number
       plan: SlicePlan
+      pick?: TilePick
     }
 
 const datasets = new Map<string, { data: TileData; index: Flatbush | null }>()
@@ -31,7 +32,7 @@ parentPort?.on('message', (m: Message) => {
     return
   }
   try {
-    const t = encodeSlice(d.data, d.index, m.dataset, m.z, m.x, m.y, m.plan)
+    const t = encodeSlice(d.data, d.index, m.dataset, m.z, m.x, m.y, m.plan, m.pick)
     const gz = t.features > 0 ? new Uint8Array(zlib.gzipSync(t.pbf, { level: 1 })) : null
     parentPort?.postMessage({ id: m.id, pbf: t.pbf, gz, features: t.features, mode: t.mode })
   } catch (e) {

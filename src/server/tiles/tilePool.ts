@@ -1,6 +1,6 @@
 import os from 'node:os'
 import type { Worker } from 'node:worker_threads'
-import type { BuiltTile, SlicePlan } from './encodeSlice'
+import type { BuiltTile, SlicePlan, TilePick } from './encodeSlice'
 import { startWorker } from './startWorker'
 import type { TileData } from './tileData'
 
@@ -61,6 +61,7 @@ export class TilePool {
     x: number,
     y: number,
     plan: SlicePlan,
+    pick?: TilePick,
   ): Promise<PooledTile | null> {
     if (this.failed || this.slots.length === 0) return Promise.resolve(null)
     let slot = this.slots[0] as Slot
@@ -77,7 +78,7 @@ export class TilePool {
           mode: reply.mode ?? 'full',
         })
       })
-      slot.worker.postMessage({ type: 'job', id, dataset, version, z, x, y, plan })
+      slot.worker.postMessage({ type: 'job', id, dataset, version, z, x, y, plan, pick })
     })
   }
 
