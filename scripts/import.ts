@@ -39,6 +39,19 @@ if (!fs.existsSync(file)) {
   process.exit(2)
 }
 
+/** Parsing, encoding, cells and column index in a worker thread; inserts here, one transaction. */
+function importInWorker(d: DatasetDef): number {
+  const aggZooms = store.aggregateZooms(d.id)
+  const indexFields = [...filterableFields(catalog, d.id).values()]
+  const source = encodedRowsInWorker(path.resolve(file as string), d, { aggZooms, indexFields })
+  return replaceDatasetRows(store.db, d, source.rows, {
+    aggZooms,
+    indexFields,
+    onProgress: (done) => bar.update(`importing ${d.id}`, done),
+    precomputed: source.precomputed,
+  })
+}
+
 const t0 = performance.now()
 const store = openStore(dataDir, catalog)
 const bar = progressBar()
@@ -47,11 +60,7 @@ try {
   const d = store.dataset(datasetId) as DatasetDef
   const n = options.has('inline')
     ? store.replaceDataset(datasetId, readFeatures(file), onProgress)
-    : replaceDatasetRows(store.db, d, encodedRowsInWorker(path.resolve(file), d), {
-        aggZooms: store.aggregateZooms(datasetId),
-        indexFields: [...filterableFields(catalog, datasetId).values()],
-        onProgress,
-      })
+    : importInWorker(d)
   bar.stop()
   console.log(
     `imported ${n} features into ${datasetId} (${dataDir}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,

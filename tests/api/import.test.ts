@@ -9,6 +9,8 @@ import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
 import type { FeatureInput } from '../../src/server/store/Store'
 import { encodedRowsInWorker } from '../../src/server/store/encodedRowsInWorker'
 import { encodeFeature } from '../../src/server/store/writeDataset'
+import { countCells } from '../../src/server/store/aggregateCells'
+import { mercX, mercY } from '../../src/server/store/geometryCodec'
 import { tempDir } from './testApp'
 
 const run = promisify(execFile)
@@ -122,15 +124,30 @@ describe('import', () => {
     if (!d) throw new Error('no dataset')
     const lines = Array.from({ length: 4500 }, (_, i) => point(-106 + i / 10000, 35, `n${i}`))
     const file = write('many.ndjson', lines.join('\n') + '\n')
-    const inWorker = [...encodedRowsInWorker(file, d)]
+    const source = encodedRowsInWorker(file, d, {
+      aggZooms: [3, 9],
+      indexFields: d.fields.filter((f) => f.name === 'type'),
+    })
+    const inWorker = [...source.rows]
     const inline = [...readFeatures(file)].map((f) => encodeFeature(d, f))
     expect(inWorker).toHaveLength(4500)
     expect(inWorker.map((r) => ({ ...r, blob: Buffer.from(r.blob).toString('hex') }))).toEqual(
       inline.map((r) => ({ ...r, blob: Buffer.from(r.blob).toString('hex') })),
     )
+    // What the worker computed from the rows equals what the inline import computes.
+    const { cells, index } = source.precomputed()
+    expect(cells).toEqual(
+      countCells(
+        inline.map((r) => mercX((r.minx + r.maxx) / 2)),
+        inline.map((r) => mercY((r.miny + r.maxy) / 2)),
+        [3, 9],
+      ),
+    )
+    expect(index.ids).toEqual(Int32Array.from(inline, (_, i) => i + 1))
+    expect(index.query([{ field: 'type', op: 'contains', value: 'hosp' }], 10, 0).total).toBe(4500)
     lines[3000] = point(-106, 35, 'bad').replace('"Point"', '"Polygon"')
     const bad = write('bad-many.ndjson', lines.join('\n'))
-    expect(() => [...encodedRowsInWorker(bad, d)]).toThrow(/line 3001: geometry Polygon/)
+    expect(() => [...encodedRowsInWorker(bad, d).rows]).toThrow(/line 3001: geometry Polygon/)
   }, 60_000)
 
   it('the CLI imports through the worker; the records index is stored with the data', async () => {

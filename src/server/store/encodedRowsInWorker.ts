@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
-import type { DatasetDef } from './catalog'
-import type { WorkerInput, WorkerMessage } from './importProtocol'
-import type { EncodedRow } from './writeDataset'
+import type { DatasetDef, FieldDef } from './catalog'
+import { ColumnIndex } from './columnIndex'
+import type { WorkerInput, WorkerMessage, WorkerSummary } from './importProtocol'
+import type { EncodedRow, ReplaceOptions } from './writeDataset'
 
 const WORKER_URL = new URL(
   import.meta.url.endsWith('.ts') ? './importWorker.ts' : './importWorker.js',
@@ -24,17 +25,49 @@ function startWorker(workerData: WorkerInput): Worker {
   return new Worker(boot, { eval: true, workerData, transferList })
 }
 
+/** Rows from the worker, and (once they are all taken) what it computed from them. */
+export interface WorkerRows {
+  rows: Iterable<EncodedRow>
+  /** For `ReplaceOptions.precomputed`: throws if the rows were not all taken. */
+  precomputed: NonNullable<ReplaceOptions['precomputed']>
+}
+
 /**
  * The features of `file` read, parsed and encoded by a worker thread, as a synchronous
  * iterable (the main thread blocks only when the worker is behind), so the single SQLite
  * transaction of `replaceDatasetRows` stays synchronous while parsing runs on another core.
- * A bad feature throws here with the worker's message (which names the line).
+ * The worker also computes the aggregate cells and the records column index. A bad feature
+ * throws from the iteration with the worker's message (which names the line).
  */
-export function* encodedRowsInWorker(file: string, dataset: DatasetDef): Generator<EncodedRow> {
+export function encodedRowsInWorker(
+  file: string,
+  dataset: DatasetDef,
+  extras: { aggZooms: readonly number[]; indexFields: readonly FieldDef[] } = {
+    aggZooms: [],
+    indexFields: [],
+  },
+): WorkerRows {
+  let summary: WorkerSummary | null = null
+  return {
+    rows: workerRows(file, dataset, extras, (s) => (summary = s)),
+    precomputed: () => {
+      const s = summary as WorkerSummary | null
+      if (!s) throw new Error('import worker: rows not all read')
+      return { cells: s.cells, index: new ColumnIndex(s.ids, new Map(s.columns)) }
+    },
+  }
+}
+
+function* workerRows(
+  file: string,
+  dataset: DatasetDef,
+  extras: { aggZooms: readonly number[]; indexFields: readonly FieldDef[] },
+  done: (summary: WorkerSummary) => void,
+): Generator<EncodedRow> {
   const signal = new SharedArrayBuffer(8)
   const counters = new Int32Array(signal)
   const { port1, port2 } = new MessageChannel()
-  const worker = startWorker({ file, dataset, port: port2, signal })
+  const worker = startWorker({ file, dataset, ...extras, port: port2, signal })
   let taken = 0
   try {
     for (;;) {
@@ -49,7 +82,10 @@ export function* encodedRowsInWorker(file: string, dataset: DatasetDef): Generat
       Atomics.notify(counters, 1)
       const message = received.message as WorkerMessage
       if (message.kind === 'error') throw new Error(message.message)
-      if (message.kind === 'done') return
+      if (message.kind === 'done') {
+        done(message.summary)
+        return
+      }
       const { meta, values, geometry, offsets } = message.batch
       const width = dataset.fields.length
       for (let i = 0; i < offsets.length - 1; i++) {

@@ -1,5 +1,7 @@
 import type { MessagePort } from 'node:worker_threads'
-import type { DatasetDef } from './catalog'
+import type { ZoomCells } from './aggregateCells'
+import type { DatasetDef, FieldDef } from './catalog'
+import type { Column } from './columnIndex'
 
 /** Rows per message from the import worker, and how many messages it may run ahead. */
 export const BATCH_ROWS = 2000
@@ -8,6 +10,9 @@ export const MAX_AHEAD = 16
 export interface WorkerInput {
   file: string
   dataset: DatasetDef
+  /** What the worker also computes from the rows: aggregate cells and the records column index. */
+  aggZooms: readonly number[]
+  indexFields: readonly FieldDef[]
   port: MessagePort
   /** Two Int32 counters: batches posted by the worker, batches taken by the main thread. */
   signal: SharedArrayBuffer
@@ -21,5 +26,14 @@ export interface WorkerBatch {
   offsets: Int32Array
 }
 
+/** Sent with 'done': the cells and the column index (as arrays; rebuilt into a ColumnIndex). */
+export interface WorkerSummary {
+  cells: ZoomCells[]
+  ids: Int32Array
+  columns: [string, Column][]
+}
+
 export type WorkerMessage =
-  { kind: 'batch'; batch: WorkerBatch } | { kind: 'done' } | { kind: 'error'; message: string }
+  | { kind: 'batch'; batch: WorkerBatch }
+  | { kind: 'done'; summary: WorkerSummary }
+  | { kind: 'error'; message: string }

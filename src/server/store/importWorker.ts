@@ -1,7 +1,10 @@
 // Worker thread of `encodedRowsInWorker`: reads, parses and encodes a file's features and posts
 // them in batches (geometry in one transferred buffer) while the main thread inserts.
 import { workerData } from 'node:worker_threads'
+import { countCells } from './aggregateCells'
 import type { DatasetDef } from './catalog'
+import { ColumnIndexBuilder } from './columnIndexStore'
+import { mercX, mercY } from './geometryCodec'
 import { readFeatures } from './readFeatures'
 import { encodeFeature, FeatureError } from './writeDataset'
 import {
@@ -10,9 +13,10 @@ import {
   type WorkerBatch,
   type WorkerInput,
   type WorkerMessage,
+  type WorkerSummary,
 } from './importProtocol'
 
-const { file, dataset, port, signal } = workerData as WorkerInput
+const { file, dataset, aggZooms, indexFields, port, signal } = workerData as WorkerInput
 const counters = new Int32Array(signal) // [0] batches posted, [1] batches taken by the main thread
 
 function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
@@ -24,7 +28,13 @@ function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
   Atomics.notify(counters, 0)
 }
 
-function run(d: DatasetDef): void {
+function run(d: DatasetDef): WorkerSummary {
+  const index = new ColumnIndexBuilder(indexFields)
+  const indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
+  const picked: unknown[] = new Array<unknown>(indexFields.length)
+  const centerX: number[] = []
+  const centerY: number[] = []
+  let n = 0
   let meta: number[] = []
   let values: (string | number | null)[] = []
   let blobs: Uint8Array[] = []
@@ -58,14 +68,33 @@ function run(d: DatasetDef): void {
     for (const v of row.values) values.push(v)
     blobs.push(row.blob)
     bytes += row.blob.byteLength
+    n += 1
+    for (let j = 0; j < indexAt.length; j++) picked[j] = row.values[indexAt[j] as number]
+    index.add(n, picked)
+    centerX.push(mercX((row.minx + row.maxx) / 2))
+    centerY.push(mercY((row.miny + row.maxy) / 2))
     if (blobs.length === BATCH_ROWS) flush()
   }
   if (blobs.length > 0) flush()
+  const built = index.build()
+  return {
+    cells: countCells(centerX, centerY, aggZooms),
+    ids: built.ids,
+    columns: indexFields.flatMap((f) => {
+      const col = built.column(f.name)
+      return col ? [[f.name, col] as [string, typeof col]] : []
+    }),
+  }
 }
 
 try {
-  run(dataset)
-  post({ kind: 'done' })
+  const summary = run(dataset)
+  const buffers = [
+    summary.ids.buffer,
+    ...summary.cells.flatMap((c) => [c.cx.buffer, c.cy.buffer, c.n.buffer]),
+    ...summary.columns.map(([, c]) => (c.kind === 'number' ? c.values.buffer : c.codes.buffer)),
+  ].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer)
+  post({ kind: 'done', summary }, [...new Set(buffers)])
 } catch (e) {
   post({
     kind: 'error',

@@ -3,7 +3,8 @@ import type { Geometry } from 'geojson'
 import type { DatasetDef, FieldDef } from './catalog'
 import { ColumnIndexBuilder, persistColumnIndex } from './columnIndexStore'
 import { fieldColumn, recreateDatasetTables, tableNames } from './datasetTables'
-import { countCells, writeCells } from './aggregateCells'
+import { countCells, writeCells, type ZoomCells } from './aggregateCells'
+import type { ColumnIndex } from './columnIndex'
 import { encodeGeometry, mercX, mercY, toParts } from './geometryCodec'
 
 /** One feature to store: GeoJSON geometry (lon/lat) + attributes; `line` names it in errors. */
@@ -48,6 +49,11 @@ export interface ReplaceOptions {
   /** Fields of the records column index, persisted with the data (the filterable ones). */
   indexFields?: readonly FieldDef[]
   onProgress?: ProgressFn
+  /**
+   * The cells and column index computed by whoever produced the rows (the import worker),
+   * asked for once the rows are consumed; without it they are computed here.
+   */
+  precomputed?: () => { cells: ZoomCells[]; index: ColumnIndex }
 }
 
 /** Rows per INSERT statement (14 columns for the peer's buildings: well under SQLite's 32,766 variables). */
@@ -101,7 +107,7 @@ export function replaceDatasetRows(
   rows: Iterable<EncodedRow>,
   options: ReplaceOptions,
 ): number {
-  const { aggZooms, onProgress } = options
+  const { aggZooms, onProgress, precomputed } = options
   const indexFields = options.indexFields ?? []
   const { features: table } = tableNames(d.id)
   const cols = d.fields.map((f) => fieldColumn(f.name))
@@ -129,18 +135,25 @@ export function replaceDatasetRows(
         insertMany.run(pending)
         pending.length = 0
       }
-      for (let j = 0; j < indexAt.length; j++) picked[j] = values[indexAt[j] as number]
-      index.add(n, picked)
       if (g.minx < (box[0] as number)) box[0] = g.minx
       if (g.miny < (box[1] as number)) box[1] = g.miny
       if (g.maxx > (box[2] as number)) box[2] = g.maxx
       if (g.maxy > (box[3] as number)) box[3] = g.maxy
-      centerX.push(mercX((g.minx + g.maxx) / 2))
-      centerY.push(mercY((g.miny + g.maxy) / 2))
+      if (!precomputed) {
+        for (let j = 0; j < indexAt.length; j++) picked[j] = values[indexAt[j] as number]
+        index.add(n, picked)
+        centerX.push(mercX((g.minx + g.maxx) / 2))
+        centerY.push(mercY((g.miny + g.maxy) / 2))
+      }
       if (onProgress && n % 10000 === 0) onProgress(n)
     }
     for (let i = 0; i < pending.length; i += width) insertOne.run(pending.slice(i, i + width))
-    writeCells(db, d.id, countCells(centerX, centerY, aggZooms))
+    const extras = precomputed
+      ? precomputed()
+      : { cells: countCells(centerX, centerY, aggZooms), index: index.build() }
+    if (extras.index.ids.length !== n)
+      throw new Error(`column index has ${extras.index.ids.length} rows, expected ${n}`)
+    writeCells(db, d.id, extras.cells)
     const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0) + 1
     db.prepare(
       `UPDATE datasets SET version = ?, feature_count = ?, minx = ?, miny = ?, maxx = ?, maxy = ?,
@@ -156,7 +169,7 @@ export function replaceDatasetRows(
       new Date().toISOString(),
       d.id,
     )
-    persistColumnIndex(db, d.id, version, index.build(), indexFields)
+    persistColumnIndex(db, d.id, version, extras.index, indexFields)
     onProgress?.(n)
     return n
   })
