@@ -1,7 +1,11 @@
-import { MapScreen } from '../../map'
+import { OperationsScreen } from '../shared/OperationsScreen'
 import { AlertsPanel } from './AlertsPanel'
 
 /** /Alerts: the map screen with the asset-exposure alerts panel beneath the map. */
 export function AlertsScreen() {
-  return <MapScreen panel={<AlertsPanel />} />
+  return (
+    <OperationsScreen>
+      <AlertsPanel />
+    </OperationsScreen>
+  )
 }

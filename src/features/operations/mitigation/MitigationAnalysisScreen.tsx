@@ -1,7 +1,11 @@
-import { MapScreen } from '../../map'
+import { OperationsScreen } from '../shared/OperationsScreen'
 import { MitigationPanel } from './MitigationPanel'
 
 /** /MitigationAnalysis: the map screen with the mitigation ranking panel beneath the map. */
 export function MitigationAnalysisScreen() {
-  return <MapScreen panel={<MitigationPanel />} />
+  return (
+    <OperationsScreen>
+      <MitigationPanel />
+    </OperationsScreen>
+  )
 }

@@ -1,7 +1,11 @@
-import { MapScreen } from '../../map'
+import { OperationsScreen } from '../shared/OperationsScreen'
 import { PlanningPanel } from './PlanningPanel'
 
 /** /PlanningMode: the map with the forecast-hour slider and the circuits over threshold. */
 export function PlanningModeScreen() {
-  return <MapScreen panel={<PlanningPanel />} />
+  return (
+    <OperationsScreen>
+      <PlanningPanel />
+    </OperationsScreen>
+  )
 }

@@ -1,7 +1,11 @@
-import { MapScreen } from '../../map'
+import { OperationsScreen } from '../shared/OperationsScreen'
 import { PspsPanel } from './PspsPanel'
 
 /** /PSPS: the map (PSPS layers on) with the next event's roll-up panel. */
 export function PspsScreen() {
-  return <MapScreen panel={<PspsPanel />} />
+  return (
+    <OperationsScreen>
+      <PspsPanel />
+    </OperationsScreen>
+  )
 }
