@@ -1,8 +1,13 @@
-// Worker thread of the TilePool: keeps the shared tile data of each dataset and builds tiles.
+// Worker thread of the TilePool: keeps the shared tile data of each dataset and builds tiles
+// (also aggregated tiles and tiles read from the store, over its own read-only connection).
 import zlib from 'node:zlib'
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
+import Database from 'better-sqlite3'
 import Flatbush from 'flatbush'
-import { encodeSlice, type SlicePlan, type TilePick } from './encodeSlice'
+import type { Catalog } from '../store/catalog'
+import { SqliteStore } from '../store/sqliteStore'
+import { buildTile, type TileLimits } from './buildTile'
+import { encodeSlice, type BuiltTile, type SlicePlan, type TilePick } from './encodeSlice'
 import type { TileData } from './tileData'
 
 type Message =
@@ -18,23 +23,46 @@ type Message =
       plan: SlicePlan
       pick?: TilePick
     }
+  | {
+      type: 'store'
+      id: number
+      source: string
+      z: number
+      x: number
+      y: number
+      limits: TileLimits
+      scale: number
+    }
 
 const datasets = new Map<string, { data: TileData; index: Flatbush | null }>()
+const { file, catalog } = workerData as { file: string | null; catalog: Catalog }
+let store: SqliteStore | null = null
+
+function reply(id: number, t: BuiltTile): void {
+  const gz = t.features > 0 ? new Uint8Array(zlib.gzipSync(t.pbf, { level: 1 })) : null
+  parentPort?.postMessage({ id, pbf: t.pbf, gz, features: t.features, mode: t.mode })
+}
+
+function fromStore(m: Extract<Message, { type: 'store' }>): BuiltTile {
+  const source = catalog.sources.find((s) => s.id === m.source)
+  if (!file || !source) throw new Error(`no store or source ${m.source}`)
+  store ??= new SqliteStore(new Database(file, { readonly: true, fileMustExist: true }), catalog)
+  return buildTile(store, source, m.z, m.x, m.y, m.limits, m.scale, null)
+}
 
 parentPort?.on('message', (m: Message) => {
   if (m.type === 'data') {
     datasets.set(m.data.dataset, { data: m.data, index: m.data.index ? Flatbush.from(m.data.index) : null })
     return
   }
-  const d = datasets.get(m.dataset)
-  if (!d || d.data.version !== m.version) {
-    parentPort?.postMessage({ id: m.id, error: 'not-ready' })
-    return
-  }
   try {
-    const t = encodeSlice(d.data, d.index, m.dataset, m.z, m.x, m.y, m.plan, m.pick)
-    const gz = t.features > 0 ? new Uint8Array(zlib.gzipSync(t.pbf, { level: 1 })) : null
-    parentPort?.postMessage({ id: m.id, pbf: t.pbf, gz, features: t.features, mode: t.mode })
+    if (m.type === 'store') return reply(m.id, fromStore(m))
+    const d = datasets.get(m.dataset)
+    if (!d || d.data.version !== m.version) {
+      parentPort?.postMessage({ id: m.id, error: 'not-ready' })
+      return
+    }
+    reply(m.id, encodeSlice(d.data, d.index, m.dataset, m.z, m.x, m.y, m.plan, m.pick))
   } catch (e) {
     parentPort?.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) })
   }

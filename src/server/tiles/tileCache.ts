@@ -89,7 +89,12 @@ export class TileCache {
         if (pool && pickVertices(ready.data, pick.picked) > POOL_MIN_VERTICES)
           pooled = await pool.run(source.dataset, ready.data.version, z, x, y, plan, pick)
         tile = pooled ?? encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
-      } else tile = buildTile(this.store, source, z, x, y, this.options, scale, ready)
+      } else {
+        // Aggregated cells, or features read from the store: a worker's own read-only connection.
+        const pool = this.indexes.pool
+        pooled = pool ? await pool.runStore(source.id, z, x, y, this.options, scale) : null
+        tile = pooled ?? buildTile(this.store, source, z, x, y, this.options, scale, ready)
+      }
       if (tile.features === 0) {
         const empty: ServedTile = {
           gz: null,

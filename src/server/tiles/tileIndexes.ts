@@ -55,7 +55,7 @@ export class TileIndexes {
   async warm(build: TileIndexesOptions['build'] = 'worker'): Promise<void> {
     this.options.build = build
     if (build === 'worker' && !this.pool) {
-      this.pool = new TilePool()
+      this.pool = new TilePool({ file: this.store.location, catalog: this.store.catalog })
       for (const [id, r] of this.ready) this.ready.set(id, this.accept(r.data))
     }
     await Promise.all(this.store.catalog.datasets.map((d) => this.start(d.id, this.store.info(d.id).version)))

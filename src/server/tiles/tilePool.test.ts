@@ -1,42 +1,67 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import zlib from 'node:zlib'
 import Flatbush from 'flatbush'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { DatasetDef } from '../store/catalog'
-import { encodeGeometry, toParts } from '../store/geometryCodec'
+import type { Catalog, DatasetDef } from '../store/catalog'
+import { openStore } from '../store/sqliteStore'
+import { buildTile } from './buildTile'
 import { encodeSlice } from './encodeSlice'
 import { buildTileData, sharedTileData } from './tileData'
 import { TilePool } from './tilePool'
 
 const d: DatasetDef = { id: 'sites', geometry: 'point', fields: [{ name: 'name', type: 'string' }] }
-const rows = Array.from({ length: 50 }, (_, i) => {
-  const g = encodeGeometry(
-    toParts({ type: 'Point', coordinates: [-106 + i * 0.01, 35 + i * 0.01] }, 'point'),
-    'point',
-  )
-  return [i + 1, g.size, g.blob, `site ${i}`]
-})
-const data = sharedTileData(buildTileData(d, { version: 7, count: rows.length, bbox: null, rows }))
+const catalog: Catalog = {
+  datasets: [d],
+  tables: [],
+  sources: [{ id: 'sites_mvt', path: 'sites', dataset: 'sites', minzoom: 0, maxzoom: 16 }],
+}
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-tilepool-'))
+const store = openStore(dir, catalog)
+store.replaceDataset(
+  'sites',
+  Array.from({ length: 50 }, (_, i) => ({
+    geometry: { type: 'Point' as const, coordinates: [-106 + i * 0.01, 35 + i * 0.01] },
+    properties: { name: `site ${i}` },
+  })),
+)
+const data = sharedTileData(buildTileData(d, store.tileRows('sites')))
+const version = data.version
 const plan = { thin: false, minSize: 0, limit: 50_000, tolerance: 1 }
-const pool = new TilePool(2)
-afterAll(() => pool.close())
+const limits = { maxFeatures: 50_000, maxGzipBytes: 500_000 }
+const pool = new TilePool({ file: store.location, catalog }, 2)
+afterAll(async () => {
+  await pool.close()
+  store.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
 
 describe('TilePool', () => {
   it('builds in worker threads exactly the tile the main thread builds, gzipped', async () => {
     pool.share(data)
     const [z, x, y] = [8, 52, 101]
     const inline = encodeSlice(data, Flatbush.from(data.index as SharedArrayBuffer), d.id, z, x, y, plan)
-    const pooled = await pool.run(d.id, 7, z, x, y, plan)
-    expect(pooled).not.toBeNull()
+    const pooled = await pool.run(d.id, version, z, x, y, plan)
     expect(inline.features).toBeGreaterThan(10)
     expect(pooled?.features).toBe(inline.features)
     expect(Buffer.from(pooled?.pbf ?? [])).toEqual(Buffer.from(inline.pbf))
-    expect(Buffer.from(zlib.gunzipSync(pooled?.gz ?? new Uint8Array()))).toEqual(
-      Buffer.from(pooled?.pbf ?? []),
-    )
+    expect(Buffer.from(zlib.gunzipSync(pooled?.gz ?? new Uint8Array()))).toEqual(Buffer.from(inline.pbf))
+  })
+
+  it('builds from the store (own read-only connection) what the main thread builds from it', async () => {
+    const source = catalog.sources[0]
+    if (!source) throw new Error('no source')
+    const inline = buildTile(store, source, 8, 52, 101, limits, 1, null)
+    const pooled = await pool.runStore(source.id, 8, 52, 101, limits, 1)
+    expect(inline.features).toBeGreaterThan(10)
+    expect(pooled?.features).toBe(inline.features)
+    expect(Buffer.from(pooled?.pbf ?? [])).toEqual(Buffer.from(inline.pbf))
   })
 
   it('answers null for data it does not hold (another version): the caller builds in process', async () => {
-    expect(await pool.run(d.id, 8, 8, 52, 101, plan)).toBeNull()
-    expect(await pool.run('unknown', 7, 8, 52, 101, plan)).toBeNull()
+    expect(await pool.run(d.id, version + 1, 8, 52, 101, plan)).toBeNull()
+    expect(await pool.run('unknown', version, 8, 52, 101, plan)).toBeNull()
+    expect(await pool.runStore('no_such_source', 8, 52, 101, limits, 1)).toBeNull()
   })
 })

@@ -1,5 +1,7 @@
 import os from 'node:os'
 import type { Worker } from 'node:worker_threads'
+import type { Catalog } from '../store/catalog'
+import type { TileLimits } from './buildTile'
 import type { BuiltTile, SlicePlan, TilePick } from './encodeSlice'
 import { startWorker } from './startWorker'
 import type { TileData } from './tileData'
@@ -28,9 +30,13 @@ export class TilePool {
   private nextId = 1
   private failed = false
 
-  constructor(size = Math.max(1, Math.min(2, os.availableParallelism()))) {
+  constructor(
+    /** The store file the workers open read-only (aggregated tiles, tiles before the data is ready). */
+    store: { file: string | null; catalog: Catalog },
+    size = Math.max(1, Math.min(2, os.availableParallelism())),
+  ) {
     for (let i = 0; i < size; i++) {
-      const worker = startWorker('tileBuildWorker', null)
+      const worker = startWorker('tileBuildWorker', store)
       const slot: Slot = { worker, load: 0 }
       worker.unref()
       worker.on('message', (reply: Reply) => {
@@ -63,6 +69,10 @@ export class TilePool {
     plan: SlicePlan,
     pick?: TilePick,
   ): Promise<PooledTile | null> {
+    return this.send({ type: 'job', dataset, version, z, x, y, plan, pick })
+  }
+
+  private send(message: Record<string, unknown>): Promise<PooledTile | null> {
     if (this.failed || this.slots.length === 0) return Promise.resolve(null)
     let slot = this.slots[0] as Slot
     for (const s of this.slots) if (s.load < slot.load) slot = s
@@ -78,8 +88,20 @@ export class TilePool {
           mode: reply.mode ?? 'full',
         })
       })
-      slot.worker.postMessage({ type: 'job', id, dataset, version, z, x, y, plan, pick })
+      slot.worker.postMessage({ ...message, id })
     })
+  }
+
+  /** Builds a tile from the store in a worker (aggregated cells, or features read by bbox). */
+  runStore(
+    source: string,
+    z: number,
+    x: number,
+    y: number,
+    limits: TileLimits,
+    scale: number,
+  ): Promise<PooledTile | null> {
+    return this.send({ type: 'store', source, z, x, y, limits, scale })
   }
 
   async close(): Promise<void> {
