@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { iconSubsetPlugin } from './src/app/icons/iconSubsetPlugin'
+import { screenPreloadPlugin } from './src/app/preload/screenPreloadPlugin'
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080'
 
 export default defineConfig({
-  plugins: [react(), iconSubsetPlugin(import.meta.dirname)],
+  plugins: [react(), iconSubsetPlugin(import.meta.dirname), screenPreloadPlugin()],
   root: 'src/app',
   publicDir: false,
   // the wind-particle worker is an ES module worker

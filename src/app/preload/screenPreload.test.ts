@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { chunkClosure, preloadScript } from './screenPreload'
+
+describe('chunkClosure', () => {
+  const graph: Record<string, string[]> = {
+    'map.js': ['leaflet.js', 'entry.js', 'shared.js'],
+    'leaflet.js': ['shared.js'],
+    'shared.js': ['map.js'],
+    'entry.js': ['vendor.js'],
+  }
+  it('follows static imports once each and leaves out the entry chunks', () => {
+    const files = chunkClosure('map.js', (f) => graph[f] ?? [], new Set(['entry.js', 'vendor.js']))
+    expect(files.sort()).toEqual(['leaflet.js', 'map.js', 'shared.js'])
+  })
+})
+
+describe('preloadScript', () => {
+  function run(path: string): string[] {
+    const added: string[] = []
+    const document = {
+      createElement: () => ({ rel: '', href: '' }),
+      head: { appendChild: (l: { rel: string; href: string }) => added.push(`${l.rel} ${l.href}`) },
+    }
+    const script = preloadScript(
+      ['assets/map.js', 'assets/leaflet.js'],
+      ['/login/Authenticate', '/Help'],
+      '/',
+    )
+    new Function('location', 'document', script)({ pathname: path }, document)
+    return added
+  }
+
+  it('preloads the map chunks on map routes', () => {
+    expect(run('/PSPS')).toEqual(['modulepreload /assets/map.js', 'modulepreload /assets/leaflet.js'])
+    expect(run('/')).toHaveLength(2)
+  })
+
+  it('preloads nothing on the excluded routes, whatever their case or trailing slash', () => {
+    expect(run('/login/authenticate')).toEqual([])
+    expect(run('/help/')).toEqual([])
+  })
+})
