@@ -11,6 +11,7 @@ interface Ranked {
   storedThreshold: number | null
   overridden: boolean
   exceedance: number
+  exceeds: boolean
   customers: number | null
 }
 interface Planning {
@@ -91,6 +92,19 @@ describe('GET /api/planning', () => {
     }
   })
 
+  it('with below=true lists every circuit, those over threshold first, and counts only those over', async () => {
+    const hour = 6
+    const over = await planning(`?hour=${hour}`)
+    const all = await planning(`?hour=${hour}&below=true`)
+    expect(all.circuits).toHaveLength(stored().length)
+    expect(all.count).toBe(over.count)
+    const flags = all.circuits.map((c) => c.exceeds)
+    expect(flags.slice(0, over.count).every(Boolean)).toBe(true)
+    expect(flags.slice(over.count).some(Boolean)).toBe(false)
+    expect(all.circuits.slice(0, over.count).map((c) => c.key)).toEqual(over.circuits.map((c) => c.key))
+    for (const c of all.circuits) expect(c.exceeds).toBe(c.gust > c.threshold)
+  })
+
   it('gives the hour valid time from the forecast window', async () => {
     const body = await planning('?hour=3')
     expect(body.hours).toBe(settings.hours)
@@ -124,6 +138,7 @@ describe('GET /api/planning', () => {
       [`?hour=1&threshold.${encodeURIComponent(key)}=-3`, `threshold.${key}`],
       ['?hour=1&threshold.NO-SUCH-CIRCUIT=40', 'threshold.NO-SUCH-CIRCUIT'],
       ['?hour=1&thresholds=40', 'thresholds'],
+      ['?hour=1&below=yes', 'below'],
     ] as const) {
       const res = await t.app.inject({ url: `/api/planning${query}`, headers: AUTH })
       expect(res.statusCode, query).toBe(400)

@@ -9,7 +9,8 @@ interface PlanningBody {
   hours: number
   count: number
   validTime: string
-  circuits: { key: string; threshold: number; storedThreshold: number; gust: number }[]
+  considered: number
+  circuits: { key: string; threshold: number; storedThreshold: number; gust: number; exceeds: boolean }[]
 }
 
 const settings = operationsConfig.planning!
@@ -128,5 +129,28 @@ describe('/PlanningMode', () => {
         await screenshot(page, 'planning-reset-failed')
         throw new Error(`${String(e)}\nrequests: ${seen.join('\n')}`)
       })
+  })
+
+  it('listing circuits under threshold lets a lowered what-if threshold bring one into the list', async () => {
+    const hour = lists.findIndex((l) => l.length > 0 && l.length < 30)
+    expect(hour, 'some hour should list a few circuits but not all').toBeGreaterThanOrEqual(0)
+    await openPlanning(hour)
+    const all = await api<PlanningBody>(page, server, `/api/planning?hour=${hour}&below=true`)
+    const under = all.circuits.find((c) => !c.exceeds)
+    expect(under, 'some circuit should be under its threshold at that hour').toBeDefined()
+    const [listed] = await Promise.all([
+      page.waitForRequest((r) => r.url().includes('below=true')),
+      page.click('.el-planning-below .bp6-control-indicator'),
+    ])
+    expect(new URL(listed.url()).searchParams.get('hour')).toBe(String(hour))
+    await expect.poll(async () => (await shownKeys()).length, POLL).toBe(all.circuits.length)
+    const key = under!.key
+    await page.fill(sel.threshold(key), String(Math.floor(under!.gust) - 1))
+    await page.press(sel.threshold(key), 'Enter')
+    await page.click('.el-planning-below .bp6-control-indicator')
+    await expect.poll(shownKeys, POLL).toContain(key)
+    expect(await page.locator(`${sel.planningRows}[data-key="${key}"]`).getAttribute('class')).toContain(
+      'el-planning-over',
+    )
   })
 })

@@ -1,6 +1,6 @@
 /** The parsed query of GET /api/planning, or the parameter that is wrong. */
 export type PlanningQuery =
-  | { ok: true; hour: number | undefined; overrides: Map<string, number> }
+  | { ok: true; hour: number | undefined; overrides: Map<string, number>; below: boolean }
   | { ok: false; parameter: string; message: string }
 
 /** Prefix of the what-if threshold parameters: `threshold.<circuit key>=<mph>`. */
@@ -9,7 +9,8 @@ export const THRESHOLD_PREFIX = 'threshold.'
 export const MAX_THRESHOLD = 500
 
 /**
- * Validates `hour` (integer 0..hours-1, optional) and `threshold.<key>` (a known circuit key, a
+ * Validates `hour` (integer 0..hours-1, optional), `below` (true: list the circuits under their
+ * threshold too; default false) and `threshold.<key>` (a known circuit key, a
  * number 0..MAX_THRESHOLD mph); any other parameter is rejected.
  */
 export function parsePlanningQuery(
@@ -19,6 +20,7 @@ export function parsePlanningQuery(
 ): PlanningQuery {
   let hour: number | undefined
   const overrides = new Map<string, number>()
+  let below = false
   for (const [name, raw] of Object.entries(query)) {
     if (typeof raw !== 'string') return { ok: false, parameter: name, message: `${name} must be given once` }
     if (name === 'hour') {
@@ -26,6 +28,9 @@ export function parsePlanningQuery(
         return { ok: false, parameter: 'hour', message: `hour must be an integer from 0 to ${hours - 1}` }
       }
       hour = Number(raw)
+    } else if (name === 'below') {
+      if (raw !== 'true' && raw !== 'false') return { ok: false, parameter: 'below', message: 'below must be true or false' }
+      below = raw === 'true'
     } else if (name.startsWith(THRESHOLD_PREFIX)) {
       const key = name.slice(THRESHOLD_PREFIX.length)
       if (!keys.has(key))
@@ -43,5 +48,5 @@ export function parsePlanningQuery(
       return { ok: false, parameter: name, message: `unknown parameter '${name}'` }
     }
   }
-  return { ok: true, hour, overrides }
+  return { ok: true, hour, overrides, below }
 }

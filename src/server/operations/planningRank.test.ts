@@ -50,6 +50,17 @@ describe('rankExceedances', () => {
     expect(circuits).toEqual(before)
   })
 
+  it('with includeBelow keeps the circuits under threshold after those over, flagged', () => {
+    const ranked = rankExceedances(circuits, [48, 50, 50, 48, 99], new Map(), true)
+    expect(ranked.map((r) => [r.key, r.exceeds])).toEqual([
+      ['D', true],
+      ['A', true],
+      ['B', true],
+      ['C', false],
+    ])
+    expect(ranked[3]?.exceedance).toBe(0)
+  })
+
   it('rounds gusts to 2 decimals before comparing (a gust shown equal to the threshold is not over it)', () => {
     expect(rankExceedances([circuit(1, 'A', 40, 1)], [40.001], new Map())).toEqual([])
     expect(rankExceedances([circuit(1, 'A', 40, 1)], [40.006], new Map())[0]?.gust).toBe(40.01)

@@ -12,7 +12,7 @@ export interface PlanningCircuit {
   parts: Parts
 }
 
-/** A circuit whose sampled gust exceeds its (stored or what-if) threshold. */
+/** A circuit with its sampled gust against its (stored or what-if) threshold. */
 export interface RankedCircuit {
   id: number
   key: string
@@ -22,8 +22,10 @@ export interface RankedCircuit {
   threshold: number
   storedThreshold: number | null
   overridden: boolean
-  /** gust − threshold (mph, 2 decimals). */
+  /** gust − threshold (mph, 2 decimals); negative under the threshold. */
   exceedance: number
+  /** The gust exceeds the threshold. */
+  exceeds: boolean
   customers: number | null
   bbox: Bbox | null
 }
@@ -31,7 +33,7 @@ export interface RankedCircuit {
 const round2 = (v: number) => Math.round(v * 100) / 100
 
 /**
- * Circuits over threshold, ranked by exceedance (gust − threshold, largest first), then customers
+ * Circuits over threshold (all circuits with a forecast and a threshold when `includeBelow`), ranked by exceedance (gust − threshold, largest first), then customers
  * (most first), then key. `gusts[i]` is the sampled gust of `circuits[i]` (NaN: no forecast there);
  * `overrides` are what-if thresholds by circuit key and never change the circuits.
  */
@@ -39,6 +41,7 @@ export function rankExceedances(
   circuits: readonly PlanningCircuit[],
   gusts: ArrayLike<number>,
   overrides: ReadonlyMap<string, number>,
+  includeBelow = false,
 ): RankedCircuit[] {
   const out: RankedCircuit[] = []
   circuits.forEach((c, i) => {
@@ -47,7 +50,8 @@ export function rankExceedances(
     const threshold = override ?? c.threshold
     if (Number.isNaN(raw) || threshold === null) return
     const gust = round2(raw)
-    if (!(gust > threshold)) return
+    const exceeds = gust > threshold
+    if (!exceeds && !includeBelow) return
     out.push({
       id: c.id,
       key: c.key,
@@ -56,6 +60,7 @@ export function rankExceedances(
       storedThreshold: c.threshold,
       overridden: override !== undefined,
       exceedance: round2(gust - threshold),
+      exceeds,
       customers: c.customers,
       bbox: c.bbox,
     })

@@ -49,7 +49,7 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
     const hour = parsed.hour ?? currentWindowHour(now(), window, hours)
     const validTimes = windowTimes(windowStart(now(), window), hours)
     const gusts = samples.gusts(settings.gustGrid, hour, version, circuits)
-    const ranked = gusts ? rankExceedances(circuits, gusts, parsed.overrides) : []
+    const ranked = gusts ? rankExceedances(circuits, gusts, parsed.overrides, parsed.below) : []
     const overrides = circuits
       .filter((c) => parsed.overrides.has(c.key))
       .map((c) => ({
@@ -66,7 +66,8 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
       gustGrid: settings.gustGrid,
       gridAvailable: gusts !== null,
       considered: circuits.length,
-      count: ranked.length,
+      count: ranked.filter((c) => c.exceeds).length,
+      below: parsed.below,
       circuits: ranked,
       overrides,
     }

@@ -1,4 +1,4 @@
-import { Button, Callout, NonIdealState, Slider, Spinner, Tag } from '@blueprintjs/core'
+import { Button, Callout, NonIdealState, Slider, Spinner, Switch, Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
 import { appConfig, operationsConfig } from '../../../generated/config'
 import { formatDate, formatOneDecimal, formatPlain } from '../../../shared/format'
@@ -38,7 +38,8 @@ export function PlanningPanel() {
   const hours = settings?.hours ?? 1
   const [hour, setHour] = useState<number | null>(() => hourFromSearch(window.location.search, hours))
   const [overrides, setOverrides] = useState<Record<string, number>>({})
-  const planning = usePlanning(hour, overrides, settings !== undefined)
+  const [below, setBelow] = useState(false)
+  const planning = usePlanning(hour, overrides, below, settings !== undefined)
   const { dispatch } = useLayerState()
   const [selected, setSelected] = useState<number | null>(null)
   useShowDatasetLayers(settings?.dataset)
@@ -162,6 +163,12 @@ export function PlanningPanel() {
           />
         </div>
       ) : null}
+      <Switch
+        className="el-planning-below"
+        checked={below}
+        label="Also list circuits under their threshold (to try lower what-if thresholds)"
+        onChange={(e) => setBelow(e.currentTarget.checked)}
+      />
       {data.circuits.length === 0 ? (
         <NonIdealState
           icon="tick-circle"
@@ -169,11 +176,14 @@ export function PlanningPanel() {
         />
       ) : (
         <SortableTable
-          label="Circuits over their wind-gust threshold"
+          label={
+            below ? 'Circuits by forecast gust against threshold' : 'Circuits over their wind-gust threshold'
+          }
           className="el-planning-table"
           columns={COLUMNS}
           rows={data.circuits}
           rowKey={(r) => r.key}
+          rowClassName={(r) => (r.exceeds ? 'el-planning-over' : 'el-planning-under')}
           cell={cell}
           sort={null}
           selectedKey={data.circuits.find((c) => c.id === selected)?.key ?? null}

@@ -1,6 +1,6 @@
 import { authFetch } from '../../session/authFetch'
 
-/** A circuit over its (stored or what-if) threshold at the hour. */
+/** A circuit's forecast gust against its (stored or what-if) threshold at the hour. */
 export interface PlanningCircuit {
   id: number
   key: string
@@ -9,6 +9,7 @@ export interface PlanningCircuit {
   storedThreshold: number | null
   overridden: boolean
   exceedance: number
+  exceeds: boolean
   customers: number | null
   bbox: [number, number, number, number] | null
 }
@@ -27,10 +28,18 @@ export interface PlanningResult {
   overrides: { key: string; threshold: number; storedThreshold: number | null }[]
 }
 
-/** The query: `hour` (omit for the server's current hour) and one `threshold.<key>` per what-if. */
-export function planningQuery(hour: number | null, overrides: Readonly<Record<string, number>>): string {
+/**
+ * The query: `hour` (omit for the server's current hour), `below=true` to list the circuits under
+ * their threshold too, and one `threshold.<key>` per what-if.
+ */
+export function planningQuery(
+  hour: number | null,
+  overrides: Readonly<Record<string, number>>,
+  below = false,
+): string {
   const params = new URLSearchParams()
   if (hour !== null) params.set('hour', String(hour))
+  if (below) params.set('below', 'true')
   for (const [key, mph] of Object.entries(overrides)) params.set(`threshold.${key}`, String(mph))
   const text = params.toString()
   return text ? `?${text}` : ''
@@ -39,9 +48,10 @@ export function planningQuery(hour: number | null, overrides: Readonly<Record<st
 export async function fetchPlanning(
   hour: number | null,
   overrides: Readonly<Record<string, number>>,
+  below: boolean,
   signal?: AbortSignal,
 ): Promise<PlanningResult> {
-  const response = await authFetch(`/api/planning${planningQuery(hour, overrides)}`, { signal })
+  const response = await authFetch(`/api/planning${planningQuery(hour, overrides, below)}`, { signal })
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { message?: string } | null
     throw new Error(body?.message ?? `HTTP ${response.status}`)

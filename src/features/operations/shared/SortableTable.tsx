@@ -28,6 +28,8 @@ export interface SortableTableProps<Row> {
   footer?: readonly ReactNode[]
   selectedKey?: string | null
   onSelect?: (row: Row) => void
+  /** Extra class of a row (e.g. to set apart rows under a threshold). */
+  rowClassName?: (row: Row) => string | undefined
   label: string
   className?: string
 }
@@ -48,6 +50,7 @@ export function SortableTable<Row>({
   footer,
   selectedKey,
   onSelect,
+  rowClassName,
   label,
   className,
 }: SortableTableProps<Row>) {
@@ -98,7 +101,9 @@ export function SortableTable<Row>({
               key={key}
               data-key={key}
               aria-selected={onSelect ? selected : undefined}
-              className={selected ? 'el-ops-selected' : undefined}
+              className={
+                [selected ? 'el-ops-selected' : '', rowClassName?.(row) ?? ''].join(' ').trim() || undefined
+              }
               tabIndex={onSelect ? 0 : undefined}
               onClick={onSelect ? () => onSelect(row) : undefined}
               onKeyDown={
