@@ -1,5 +1,8 @@
-/** [minLon, minLat, maxLon, maxLat] */
-export type Bbox = [number, number, number, number]
+import type { Bbox, FactorScore, MitigationRow } from '../../shared/operations/wireTypes'
+
+export type { Bbox, FactorScore }
+/** A ranked circuit as GET /api/mitigation answers it. */
+export type RankedCircuit = MitigationRow
 
 /** One circuit's raw inputs: the risk value and each consequence factor's value (null when missing). */
 export interface CircuitFactors {
@@ -22,24 +25,6 @@ export interface NormalisedSet {
   circuits: readonly NormalisedCircuit[]
   /** The maxima the values were scaled by (0 when every value is 0 or missing). */
   maxima: { risk: number; factors: Readonly<Record<string, number>> }
-}
-
-export interface FactorScore {
-  value: number | null
-  normalised: number
-  /** This factor's share of the score: risk_n × w × factor_n / Σw. The contributions add up to the score. */
-  contribution: number
-}
-
-export interface RankedCircuit {
-  id: number
-  key: string
-  bbox: Bbox
-  rank: number
-  score: number
-  risk: { value: number | null; normalised: number }
-  factors: Record<string, FactorScore>
-  missing: readonly string[]
 }
 
 /** The risk's name in `missing` lists. */

@@ -29,7 +29,8 @@ export function parsePlanningQuery(
       }
       hour = Number(raw)
     } else if (name === 'below') {
-      if (raw !== 'true' && raw !== 'false') return { ok: false, parameter: 'below', message: 'below must be true or false' }
+      if (raw !== 'true' && raw !== 'false')
+        return { ok: false, parameter: 'below', message: 'below must be true or false' }
       below = raw === 'true'
     } else if (name.startsWith(THRESHOLD_PREFIX)) {
       const key = name.slice(THRESHOLD_PREFIX.length)

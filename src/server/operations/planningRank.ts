@@ -1,5 +1,5 @@
 import type { Parts } from '../store/geometryCodec'
-import type { Bbox } from './pspsEvent'
+import type { Bbox, PlanningRow } from '../../shared/operations/wireTypes'
 
 /** A circuit of the planning dataset as the ranking needs it. */
 export interface PlanningCircuit {
@@ -12,23 +12,8 @@ export interface PlanningCircuit {
   parts: Parts
 }
 
-/** A circuit with its sampled gust against its (stored or what-if) threshold. */
-export interface RankedCircuit {
-  id: number
-  key: string
-  /** Maximum forecast gust along the circuit for the hour (mph, 2 decimals). */
-  gust: number
-  /** Threshold compared with: the what-if override when given, else the stored one. */
-  threshold: number
-  storedThreshold: number | null
-  overridden: boolean
-  /** gust − threshold (mph, 2 decimals); negative under the threshold. */
-  exceedance: number
-  /** The gust exceeds the threshold. */
-  exceeds: boolean
-  customers: number | null
-  bbox: Bbox | null
-}
+/** A circuit with its sampled gust against its (stored or what-if) threshold, as GET /api/planning lists it. */
+export type RankedCircuit = PlanningRow
 
 const round2 = (v: number) => Math.round(v * 100) / 100
 

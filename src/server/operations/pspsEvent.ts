@@ -2,40 +2,11 @@ import type { PspsRollupSettings } from '../../generated/types'
 import type { StoredFeature } from '../store/Store'
 import { decodeParts, type Parts } from '../store/geometryCodec'
 
-export type CellValue = string | number | null
-export type Bbox = [number, number, number, number]
+import type { Bbox, CellValue, PspsColumn, PspsEvent, PspsRow } from '../../shared/operations/wireTypes'
 
+export type { Bbox, CellValue, PspsEvent, PspsRow }
 /** A column as the browser renders it (from operations.yaml psps.columns). */
-export interface PspsColumnOut {
-  field: string
-  label: string
-  formatter: string | null
-  total: 'sum' | null
-}
-
-/** One circuit recommended for de-energization. */
-export interface PspsRow {
-  /** Store feature id (for /api/psps/event/:id/geometry). */
-  id: number
-  key: string
-  /** [minLon, minLat, maxLon, maxLat], null without geometry. */
-  bbox: Bbox | null
-  gust: number | null
-  threshold: number | null
-  /** Forecast gust above the circuit's threshold (false when either is missing). */
-  gustExceedsThreshold: boolean
-  /** The configured columns' values, by field. */
-  values: Record<string, CellValue>
-}
-
-export interface PspsEvent {
-  window: { start: string | null; end: string | null }
-  columns: PspsColumnOut[]
-  rows: PspsRow[]
-  /** Sum of every `total: sum` column over `rows` (non-numeric cells count as 0). */
-  totals: Record<string, number>
-  count: number
-}
+export type PspsColumnOut = PspsColumn
 
 export function bboxOfParts(parts: Parts): Bbox | null {
   let minx = Infinity

@@ -2,7 +2,10 @@ import type { Geometry } from 'geojson'
 
 /** The JSON of GET /api/mitigation (src/server/operations/mitigationRoutes.ts). */
 export type MitigationFormatterName = 'sigfig3' | 'decimal1' | 'currency'
-export type Bbox = [number, number, number, number]
+import type { Bbox, FactorScore, MitigationRow } from '../../../shared/operations/wireTypes'
+
+export type { Bbox, FactorScore }
+export type RankedCircuit = MitigationRow
 
 export interface MitigationFactorInfo {
   id: string
@@ -15,24 +18,6 @@ export interface MitigationFactorInfo {
   /** The weight used for this ranking, and its share of the weights' sum. */
   weight: number
   share: number
-}
-
-export interface FactorScore {
-  value: number | null
-  normalised: number
-  contribution: number
-}
-
-export interface RankedCircuit {
-  id: number
-  key: string
-  bbox: Bbox
-  rank: number
-  score: number
-  risk: { value: number | null; normalised: number }
-  factors: Record<string, FactorScore>
-  /** 'risk' and/or factor ids whose value was missing (counted as 0). */
-  missing: string[]
 }
 
 export interface MitigationRanking {

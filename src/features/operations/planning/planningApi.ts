@@ -1,18 +1,8 @@
+import type { PlanningRow } from '../../../shared/operations/wireTypes'
 import { authFetch } from '../../session/authFetch'
 
 /** A circuit's forecast gust against its (stored or what-if) threshold at the hour. */
-export interface PlanningCircuit {
-  id: number
-  key: string
-  gust: number
-  threshold: number
-  storedThreshold: number | null
-  overridden: boolean
-  exceedance: number
-  exceeds: boolean
-  customers: number | null
-  bbox: [number, number, number, number] | null
-}
+export type PlanningCircuit = PlanningRow
 
 /** GET /api/planning */
 export interface PlanningResult {

@@ -1,33 +1,8 @@
 import { authFetch } from '../../session/authFetch'
 
-export type CellValue = string | number | null
+import type { CellValue, PspsColumn, PspsEvent, PspsRow } from '../../../shared/operations/wireTypes'
 
-/** A column of the roll-up as the server defines it (config/operations.yaml psps.columns). */
-export interface PspsColumn {
-  field: string
-  label: string
-  formatter: string | null
-  total: 'sum' | null
-}
-
-export interface PspsRow {
-  id: number
-  key: string
-  bbox: [number, number, number, number] | null
-  gust: number | null
-  threshold: number | null
-  gustExceedsThreshold: boolean
-  values: Record<string, CellValue>
-}
-
-/** GET /api/psps/event */
-export interface PspsEvent {
-  window: { start: string | null; end: string | null }
-  columns: PspsColumn[]
-  rows: PspsRow[]
-  totals: Record<string, number>
-  count: number
-}
+export type { CellValue, PspsColumn, PspsEvent, PspsRow }
 
 const sortParam = (sort: string | null) => (sort ? `sort=${encodeURIComponent(sort)}` : '')
 
