@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { SessionVerifier, VerifiedSession } from '../auth/sessionVerifier'
 import { unauthorized } from './httpErrors'
 
@@ -70,4 +70,26 @@ export function installSessionAuth(
     request.session = session
   })
   return holder
+}
+
+/** The bearer token of the Authorization header, or null. */
+export function bearerToken(request: FastifyRequest): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null
+}
+
+/**
+ * A hook for route groups outside the protected prefixes (operations views, preferences): the
+ * bearer token must pass the app's session verifier (or `verifier`), otherwise 401
+ * `{ error: 'unauthorized', message }`. Sets `request.session`.
+ */
+export function requireSession(app: FastifyInstance, verifier?: SessionVerifier) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const token = bearerToken(request)
+    if (!token) return unauthorized(reply, 'a session token is required (Authorization: Bearer <token>)')
+    const check = verifier ?? app.sessionAuth.verifier
+    const session = check ? await check.verify(token) : null
+    if (!session) return unauthorized(reply, 'the session is invalid or has expired')
+    request.session = session
+    return undefined
+  }
 }

@@ -4,7 +4,8 @@ import type { AlertsSettings } from '../../generated/types'
 import { resolveColor } from '../../shared/config/resolveColor'
 import { zonedInstant } from '../../shared/time/zonedInstant'
 import { AlertsEngine, type Alert } from '../alerts'
-import { badRequest, notFound, unauthorized } from '../data/httpErrors'
+import { badRequest, notFound } from '../data/httpErrors'
+import { requireSession } from '../data/sessionAuth'
 import { createAlertsStore, type AlertsStore } from '../store/alertsStore'
 import { parseAlertsQuery } from './alertsQuery'
 
@@ -28,10 +29,6 @@ const idParams = {
   required: ['id'],
   properties: { id: { type: 'string', minLength: 1, maxLength: 300 } },
 } as const
-
-function bearer(request: FastifyRequest): string | null {
-  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null
-}
 
 /** Noon local time of the demo reference date — the demo data's "now" (as the map clock). */
 function engineClock(demo: boolean): () => number {
@@ -57,14 +54,7 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
   }))
   const ruleIds = settings.rules.map((r) => r.id)
 
-  app.addHook('onRequest', async (request, reply) => {
-    const token = bearer(request)
-    if (!token) return unauthorized(reply, 'a session token is required (Authorization: Bearer <token>)')
-    const verifier = app.sessionAuth.verifier
-    const session = verifier ? await verifier.verify(token) : null
-    if (!session) return unauthorized(reply, 'the session is invalid or has expired')
-    request.session = session
-  })
+  app.addHook('onRequest', requireSession(app))
 
   const memberOf = (request: FastifyRequest): string => request.session?.memberId ?? ''
   const find = (id: string): Alert | undefined => engine.evaluate().alerts.find((a) => a.id === id)

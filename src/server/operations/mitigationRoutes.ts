@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { MitigationSettings } from '../../generated/types'
-import { badRequest, notFound, unauthorized } from '../data/httpErrors'
+import { badRequest, notFound } from '../data/httpErrors'
+import { requireSession } from '../data/sessionAuth'
 import { MitigationData } from './mitigationData'
 import { rankCircuits } from './mitigationScore'
 import { parseWeights } from './mitigationWeights'
@@ -12,10 +13,6 @@ export interface MitigationRoutesOptions {
 }
 
 const NOT_CONFIGURED = 'Mitigation Analysis is not configured'
-
-function bearer(request: FastifyRequest): string | null {
-  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null
-}
 
 /** The settings the browser renders from: labels, formatters, default and used weights. */
 function describe(settings: MitigationSettings, weights: Readonly<Record<string, number>>) {
@@ -46,14 +43,7 @@ export async function mitigationRoutes(app: FastifyInstance, opts: MitigationRou
   const settings = opts.settings === undefined ? (operationsConfig.mitigation ?? null) : opts.settings
   const data = settings ? new MitigationData(app.store, settings) : null
 
-  app.addHook('onRequest', async (request, reply) => {
-    const token = bearer(request)
-    if (!token) return unauthorized(reply, 'a session token is required (Authorization: Bearer <token>)')
-    const verifier = app.sessionAuth.verifier
-    const session = verifier ? await verifier.verify(token) : null
-    if (!session) return unauthorized(reply, 'the session is invalid or has expired')
-    request.session = session
-  })
+  app.addHook('onRequest', requireSession(app))
 
   app.get('/api/mitigation', async (request, reply) => {
     if (!settings || !data?.available) return notFound(reply, NOT_CONFIGURED)

@@ -10,7 +10,7 @@ import { partsToGeometry } from '../store/geometryCodec'
 import { PlanningSamples } from './planningSamples'
 import { parsePlanningQuery } from './planningQuery'
 import { rankExceedances } from './planningRank'
-import { requireSession } from './pspsSession'
+import { requireSession } from '../data/sessionAuth'
 
 export interface PlanningRoutesOptions {
   /** Defaults to operationsConfig.planning; null = not configured (404). */

@@ -5,7 +5,7 @@ import type { SessionVerifier } from '../auth/sessionVerifier'
 import { badRequest, notFound } from '../data/httpErrors'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import { buildPspsEvent, parseSort, pspsCsv, sortRows, type PspsEvent } from './pspsEvent'
-import { requireSession } from './pspsSession'
+import { requireSession } from '../data/sessionAuth'
 
 export interface PspsRoutesOptions {
   /** Defaults to operationsConfig.psps; null = not configured (404). */
