@@ -146,11 +146,23 @@ async function particleFps(page: Page, url: string, seconds = 5): Promise<Partic
   const frames = async () => Number(await data('frames'))
   const particles = Number(await data('particles'))
   const renderer = await data('renderer')
-  const a = await frames()
-  const t0 = Date.now()
+  // The worker reports its count every few frames: start and stop the clock on a report, in the page.
+  const nextReport = async (): Promise<[number, number]> => {
+    const last = await frames()
+    const handle = await page.waitForFunction(
+      ([sel, n]) => {
+        const f = Number(document.querySelector<HTMLCanvasElement>(String(sel))?.dataset.frames ?? 0)
+        return f > Number(n) ? [f, performance.now()] : null
+      },
+      [windCanvas, last] as const,
+      { polling: 'raf', timeout: 60_000 },
+    )
+    return (await handle.jsonValue()) as [number, number]
+  }
+  const [a, t0] = await nextReport()
   await page.waitForTimeout(seconds * 1000)
-  const b = await frames()
-  const fps = ((b - a) * 1000) / (Date.now() - t0)
+  const [b, t1] = await nextReport()
+  const fps = ((b - a) * 1000) / (t1 - t0)
   // CPU per frame from a 2 s trace: independent of how much CPU other processes leave us
   await page
     .context()
