@@ -4,6 +4,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { DatasetDef } from '../store/catalog'
 import { encodeGeometry, toParts } from '../store/geometryCodec'
+import { openStore } from '../store/sqliteStore'
+import { saveTileData } from './saveTileData'
 import { buildTileData } from './tileData'
 import { readTileData, tileDataPath, writeTileData } from './tileDataFile'
 
@@ -63,6 +65,40 @@ describe('tile data file', () => {
       expect(await readTileData(file, stamp)).toBeNull()
       expect(await readTileData(path.join(dir, 'missing.bin'), stamp)).toBeNull()
     } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('saveTileData', () => {
+  it('writes the file the server then loads for the stored version', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-savetile-'))
+    const catalog = { datasets: [d], tables: [], sources: [] }
+    const store = openStore(dir, catalog)
+    try {
+      store.replaceDataset('things', [
+        {
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-106, 35],
+                [-105.9, 35],
+                [-105.9, 35.1],
+                [-106, 35],
+              ],
+            ],
+          },
+          properties: { kind: 'a', height: 2 },
+        },
+      ])
+      const file = saveTileData(store, 'things')
+      expect(file).toBe(tileDataPath(path.join(dir, 'emberline.sqlite'), 'things'))
+      const back = await readTileData(file as string, store.info('things'))
+      expect(back?.n).toBe(1)
+      expect(back?.fields[0]?.dict).toEqual(['a'])
+    } finally {
+      store.close()
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
