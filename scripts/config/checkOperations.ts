@@ -31,6 +31,8 @@ function checkSide(ix: CatalogueIndex, side: AlertRuleSide, at: PathSegment[]): 
   if (side.maxAgeHours !== undefined && side.time === undefined) ix.ctx.report(O, [...at, 'maxAgeHours'], `maxAgeHours needs 'time' (the date field the age is measured from)`)
   if (!fields) return
   checkField(ix, fields, side.dataset, [...at, 'label'], side.label)
+  for (const m of side.labelTemplate?.matchAll(/\{([^{}]*)\}/g) ?? [])
+    checkField(ix, fields, side.dataset, [...at, 'labelTemplate'], m[1] ?? '')
   if (side.time !== undefined) checkField(ix, fields, side.dataset, [...at, 'time'], side.time, ['date'])
   side.where?.forEach((c, k) => {
     const type = fields.get(c.field)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AlertRule } from '../../generated/types'
 import { dataset, line, point, square } from './alertFixtures'
-import { evaluateRule } from './evaluateRule'
+import { evaluateRule, labelOf } from './evaluateRule'
 import type { Shape } from './groundDistance'
 
 const NOW = Date.parse('2025-03-05T19:00:00Z')
@@ -106,5 +106,23 @@ describe('evaluateRule — the alert', () => {
     const alerts = evaluateRule(r, h, a, NOW)
     expect(alerts.map((x) => x.hazard.label)).toEqual(['young'])
     expect(alerts[0]?.assets.map((x) => x.label)).toEqual(['big'])
+  })
+})
+
+describe('labelOf', () => {
+  const feature = (properties: Record<string, string | number | null>) => ({
+    id: 7,
+    key: 'feature-7',
+    properties,
+    shape: point(0, 0),
+  })
+
+  it('fills the label template from the feature, else uses the label field, else the key', () => {
+    const side = { dataset: 'd', label: 'name', labelTemplate: '{name} ({percentile}th percentile)' }
+    expect(labelOf(feature({ name: 'Bosque Fire', percentile: 90 }), side)).toBe(
+      'Bosque Fire (90th percentile)',
+    )
+    expect(labelOf(feature({ name: 'Bosque Fire', percentile: null }), side)).toBe('Bosque Fire')
+    expect(labelOf(feature({ name: '' }), { dataset: 'd', label: 'name' })).toBe('feature-7')
   })
 })

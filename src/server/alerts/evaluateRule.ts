@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush'
-import type { AlertRule } from '../../generated/types'
+import type { AlertRule, AlertRuleSide } from '../../generated/types'
 import type { Alert, AlertAsset, PreparedDataset, PreparedFeature } from './alertTypes'
 import { featureTime, passesSide } from './conditions'
 import { expandBBox, groundDistanceMiles, type BBox } from './groundDistance'
@@ -7,9 +7,20 @@ import { expandBBox, groundDistanceMiles, type BBox } from './groundDistance'
 /** Distances within this of the rule's distance count as "at" it (float noise, ≈ 1.6 mm). */
 export const DISTANCE_TOLERANCE_MILES = 1e-6
 
-function labelOf(f: PreparedFeature, field: string): string {
-  const v = f.properties[field]
-  return v === null || v === undefined || v === '' ? f.key : String(v)
+const present = (v: unknown): v is string | number => v !== null && v !== undefined && v !== ''
+
+/** The feature's name in the list: the side's labelTemplate filled in, else its label field, else its key. */
+export function labelOf(f: PreparedFeature, side: AlertRuleSide): string {
+  const v = f.properties[side.label]
+  const plain = present(v) ? String(v) : f.key
+  if (!side.labelTemplate) return plain
+  let complete = true
+  const text = side.labelTemplate.replace(/\{([^{}]*)\}/g, (_, field: string) => {
+    const value = f.properties[field]
+    if (!present(value)) complete = false
+    return present(value) ? String(value) : ''
+  })
+  return complete ? text : plain
 }
 
 function union(boxes: BBox[]): BBox {
@@ -63,7 +74,7 @@ export function evaluateRule(
     const list: AlertAsset[] = found.map(({ asset, miles }) => ({
       dataset: assets.id,
       id: asset.id,
-      label: labelOf(asset, rule.asset.label),
+      label: labelOf(asset, rule.asset),
       distanceMiles: round3(miles),
     }))
     alerts.push({
@@ -71,7 +82,7 @@ export function evaluateRule(
       ruleId: rule.id,
       ruleTitle: rule.title,
       severity: rule.severity,
-      hazard: { dataset: hazards.id, id: h.id, label: labelOf(h, rule.hazard.label), time },
+      hazard: { dataset: hazards.id, id: h.id, label: labelOf(h, rule.hazard), time },
       assets: list,
       nearestMiles: list[0]?.distanceMiles ?? 0,
       time: time ?? new Date(now).toISOString(),
