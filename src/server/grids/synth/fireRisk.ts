@@ -30,15 +30,19 @@ export function pspsScore(fuel: GridRaster, w: WeatherHour): GridRaster {
   )
 }
 
-/** EPSS risk score 0..1: the worst hour of the window at the lower non-reclose gust threshold. */
+/**
+ * EPSS risk score 0..1: the worst hour of the window. High only where strong gusts meet dry air
+ * and heavy fuel (about 0.5 at 55 mph gusts, 10% humidity and typical fuel), so the layer
+ * picks out the circuits' risky ground rather than washing over the whole event area.
+ */
 export function epssScore(fuel: GridRaster, hours: WeatherHour[]): GridRaster {
   return combine(fuel, (k) => {
     let worst = 0
     for (const w of hours) {
       const z =
-        0.13 * (w.windGust.data[k]! - 45) +
-        0.05 * (22 - w.relativeHumidity.data[k]!) +
-        2.2 * (fuel.data[k]! - 0.55)
+        0.16 * (w.windGust.data[k]! - 58) +
+        0.05 * (18 - w.relativeHumidity.data[k]!) +
+        2.2 * (fuel.data[k]! - 0.6)
       worst = Math.max(worst, logistic(z))
     }
     return worst
