@@ -10,6 +10,7 @@ import { loadCatalog } from '../src/server/store/loadCatalog'
 import { readFeatures } from '../src/server/store/readFeatures'
 import { openStore } from '../src/server/store/sqliteStore'
 import { replaceDatasetRows } from '../src/server/store/writeDataset'
+import { saveTileData } from '../src/server/tiles/saveTileData'
 
 const argv = process.argv.slice(2)
 const options = new Map<string, string>()
@@ -65,6 +66,10 @@ try {
   console.log(
     `imported ${n} features into ${datasetId} (${dataDir}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
+  // The server's next start reads the tile data instead of building it after listen.
+  const t1 = performance.now()
+  const saved = saveTileData(store, datasetId)
+  if (saved) console.log(`tile data saved to ${saved} in ${((performance.now() - t1) / 1000).toFixed(1)} s`)
 } catch (e) {
   bar.stop()
   console.error(

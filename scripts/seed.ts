@@ -6,6 +6,7 @@ import { DEFAULT_BUILDINGS, DEFAULT_SEED } from '../src/server/demo/generateDemo
 import { seedDemo } from '../src/server/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
 import { openStore } from '../src/server/store/sqliteStore'
+import { saveTileData } from '../src/server/tiles/saveTileData'
 
 const argv = process.argv.slice(2)
 const arg = (name: string): string | undefined => {
@@ -23,6 +24,8 @@ const store = openStore(dataDir, defaultCatalog())
 const bar = progressBar()
 try {
   seedDemo(store, { buildings, seed, progress: bar.update })
+  // Tile data for every dataset, so the server's next start reads it instead of building it.
+  for (const d of store.catalog.datasets) saveTileData(store, d.id)
 } finally {
   bar.stop()
   store.close()

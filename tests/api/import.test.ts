@@ -164,6 +164,8 @@ describe('import', () => {
       },
     )
     expect(stdout).toMatch(/imported 3000 features into critical_infrastructure/)
+    expect(stdout).toMatch(/tile data saved to .*tile-index\/critical_infrastructure\.bin/)
+    expect(fs.statSync(path.join(dir, 'tile-index', 'critical_infrastructure.bin')).size).toBeGreaterThan(0)
     store = openStore(dir, defaultCatalog())
     expect(store.columnIndex('critical_infrastructure')).not.toBeNull()
     const schools = store.records(
