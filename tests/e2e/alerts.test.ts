@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, newPage, sharedServer, signIn, type TestServer } from './support'
+import { type TestServer, openSignedInPage, closeSignedInPage } from './support'
 import { sessionToken } from './tables.driver'
 
 const PATH = '/Alerts'
@@ -50,16 +50,10 @@ const mapView = () =>
   )
 
 beforeAll(async () => {
-  server = await sharedServer()
-  browser = await launchBrowser()
-  page = await newPage(browser, { width: 1440, height: 900 })
-  await signIn(page, server, { path: PATH })
+  ;({ server, browser, page } = await openSignedInPage(PATH))
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => closeSignedInPage({ server, browser }))
 
 describe('/Alerts', () => {
   it('lists the alerts in the order the API gives', async () => {

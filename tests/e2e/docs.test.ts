@@ -1,23 +1,17 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appConfig, layersConfig } from '../../src/generated/config'
-import { launchBrowser, newPage, screenshot, sharedServer, signIn, type TestServer } from './support'
+import { screenshot, type TestServer, openSignedInPage, closeSignedInPage } from './support'
 
 let server: TestServer
 let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  server = await sharedServer()
-  browser = await launchBrowser()
-  page = await newPage(browser, { width: 1280, height: 900 })
-  await signIn(page, server, { path: '/Documentation' })
+  ;({ server, browser, page } = await openSignedInPage('/Documentation', { width: 1280, height: 900 }))
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => closeSignedInPage({ server, browser }))
 
 describe('Documentation and Help', () => {
   it('documents every configured layer under its category', async () => {

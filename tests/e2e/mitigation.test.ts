@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { operationsConfig } from '../../src/generated/config'
-import { launchBrowser, newPage, sharedServer, signIn, type TestServer } from './support'
+import { type TestServer, openSignedInPage, closeSignedInPage } from './support'
 import { sessionToken } from './tables.driver'
 
 const PATH = '/MitigationAnalysis'
@@ -64,16 +64,10 @@ async function dominatingWeights(defaultTop: string): Promise<Record<string, num
 }
 
 beforeAll(async () => {
-  server = await sharedServer()
-  browser = await launchBrowser()
-  page = await newPage(browser, { width: 1440, height: 1000 })
-  await signIn(page, server, { path: PATH })
+  ;({ server, browser, page } = await openSignedInPage(PATH, { width: 1440, height: 1000 }))
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => closeSignedInPage({ server, browser }))
 
 describe('Mitigation Analysis', () => {
   it('shows the API ranking for the default weights, with the chart drawn', async () => {

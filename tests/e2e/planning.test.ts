@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { operationsConfig } from '../../src/generated/config'
 import { api, columnTexts, hourOf, opsSelectors as sel, pngRequests } from './operations.driver'
-import { launchBrowser, newPage, screenshot, sharedServer, signIn, type TestServer } from './support'
+import { screenshot, type TestServer, openSignedInPage, closeSignedInPage } from './support'
 
 interface PlanningBody {
   hour: number
@@ -23,10 +23,7 @@ let page: Page
 let lists: string[][] = []
 
 beforeAll(async () => {
-  server = await sharedServer()
-  browser = await launchBrowser()
-  page = await newPage(browser, { width: 1440, height: 900 })
-  await signIn(page, server, { path: '/PlanningMode' })
+  ;({ server, browser, page } = await openSignedInPage('/PlanningMode'))
   lists = []
   for (let h = 0; h < settings.hours; h++) {
     const body = await api<PlanningBody>(page, server, `/api/planning?hour=${h}`)
@@ -34,10 +31,7 @@ beforeAll(async () => {
   }
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => closeSignedInPage({ server, browser }))
 
 async function openPlanning(hour: number): Promise<void> {
   await page.goto(`${server.url}/PlanningMode?hour=${hour}`)

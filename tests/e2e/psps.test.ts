@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { layersConfig, operationsConfig } from '../../src/generated/config'
 import { api, columnTexts, opsSelectors as sel, shownNumber } from './operations.driver'
-import { launchBrowser, newPage, screenshot, sharedServer, signIn, type TestServer } from './support'
+import { screenshot, type TestServer, openSignedInPage, closeSignedInPage } from './support'
 
 interface EventBody {
   rows: { id: number; key: string; values: Record<string, string | number | null> }[]
@@ -24,16 +24,10 @@ let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  server = await sharedServer()
-  browser = await launchBrowser()
-  page = await newPage(browser, { width: 1440, height: 900 })
-  await signIn(page, server, { path: '/PSPS' })
+  ;({ server, browser, page } = await openSignedInPage('/PSPS'))
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => closeSignedInPage({ server, browser }))
 
 async function openPsps(): Promise<void> {
   await page.goto(`${server.url}/PSPS`)

@@ -11,23 +11,17 @@ import {
   serveSeries,
   sessionToken,
 } from './risk.driver'
-import { launchBrowser, newPage, screenshot, sharedServer, signIn, type TestServer } from './support'
+import { newPage, screenshot, type TestServer, openSignedInPage, closeSignedInPage } from './support'
 
 let server: TestServer
 let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  server = await sharedServer()
-  browser = await launchBrowser()
-  page = await newPage(browser, { width: 1440, height: 900 })
-  await signIn(page, server, { path: '/DailyWildfireRisk' })
+  ;({ server, browser, page } = await openSignedInPage('/DailyWildfireRisk'))
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => closeSignedInPage({ server, browser }))
 
 async function freshPage(): Promise<Page> {
   // Same signed-in context, a new page: the risk store is per page load.
