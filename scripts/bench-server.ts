@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import { layersConfig } from '../src/generated/config'
 import { newMexico } from '../src/server/demo/geography'
 import { seedDemo } from '../src/server/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
@@ -124,7 +125,16 @@ for (const conc of concs) {
   const base = `http://127.0.0.1:${server.port}`
   rows.push(`startup (existing store, open + buildApp + listen): ${server.startupMs} ms`)
   for (const layer of layers) {
-    const urls = tiles.map((t) => `${base}/api/tiles/${layer}/mvt/${t.z}/${t.x}/${t.y}`)
+    // Only the zooms the layer's source serves (a request beyond its maxzoom is a client error).
+    const source = layersConfig.sources.find(
+      (src) => src.type === 'mvt' && (src.path === layer || src.demoPath === layer),
+    )
+    const inRange = tiles.filter(
+      (t) => !source || source.type !== 'mvt' || (t.z >= source.minzoom && t.z <= source.maxzoom),
+    )
+    if (inRange.length < tiles.length)
+      rows.push(`${layer}: ${tiles.length - inRange.length} tiles outside the source's zooms skipped`)
+    const urls = inRange.map((t) => `${base}/api/tiles/${layer}/mvt/${t.z}/${t.x}/${t.y}`)
     const cold = await runAll(urls, conc, gz)
     const warm = await runAll(urls, conc, gz)
     const bad = cold.out.filter((r) => r.status !== 200 && r.status !== 204).length
