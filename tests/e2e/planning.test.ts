@@ -70,6 +70,13 @@ describe('/PlanningMode', () => {
       .poll(() => tiles.urls.filter((u) => hourOf(u) === String(from + 1)).length, POLL)
       .toBeGreaterThan(0)
     expect(tiles.urls.filter((u) => hourOf(u) === String(from))).toEqual([])
+    // The previous hour's layer stays until the new tiles have loaded, then goes: no tile of it is left.
+    const hoursOnMap = () =>
+      page.$$eval('.leaflet-container img.leaflet-tile[src*="/png/"]', (imgs) =>
+        imgs.map((img) => new URL((img as HTMLImageElement).src).searchParams.get('hour')),
+      )
+    await expect.poll(async () => (await hoursOnMap()).includes(String(from)), POLL).toBe(false)
+    expect(await hoursOnMap()).toContain(String(from + 1))
     expect(new URL(page.url()).searchParams.get('hour')).toBe(String(from + 1))
     await screenshot(page, 'planning-slider')
   })
