@@ -15,6 +15,17 @@ export interface RecordsFilter {
 
 export type DecodedFilter = { ok: true; filter: RecordsFilter } | { ok: false; message: string }
 
+/** How each operator is written for people (filter chips, the Documentation page). */
+export const OPERATOR_SYMBOLS: Readonly<Record<NumericOperator | 'contains', string>> = {
+  eq: '=',
+  neq: '≠',
+  gt: '>',
+  gte: '≥',
+  lt: '<',
+  lte: '≤',
+  contains: 'contains',
+}
+
 export function isNumericOperator(v: unknown): v is NumericOperator {
   return typeof v === 'string' && (NUMERIC_OPERATORS as readonly string[]).includes(v)
 }

@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appConfig, operationsConfig } from '../../src/generated/config'
 import { GridStore } from '../../src/server/store/gridStore'
+import type { PlanningRow } from '../../src/shared/operations/wireTypes'
 import { AUTH, seededApp, type TestApp } from './testApp'
 
-interface Ranked {
-  id: number
-  key: string
-  gust: number
-  threshold: number
-  storedThreshold: number | null
-  overridden: boolean
-  exceedance: number
-  exceeds: boolean
-  customers: number | null
-}
+type Ranked = PlanningRow
 interface Planning {
   hour: number
   hours: number

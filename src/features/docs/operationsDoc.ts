@@ -1,5 +1,6 @@
 import { layersConfig, operationsConfig } from '../../generated/config'
 import type { LayersConfig, OperationsConfig } from '../../generated/types'
+import { OPERATOR_SYMBOLS } from '../../shared/filters'
 
 /** One alert rule in words, for the Documentation page. */
 export interface DocAlertRule {
@@ -28,16 +29,6 @@ export interface OperationsDoc {
   } | null
 }
 
-const OPS: Readonly<Record<string, string>> = {
-  eq: '=',
-  neq: '≠',
-  gt: '>',
-  gte: '≥',
-  lt: '<',
-  lte: '≤',
-  contains: 'contains',
-}
-
 /** The operations views as configured (config/operations.yaml), in words. */
 export function buildOperationsDoc(
   ops: OperationsConfig = operationsConfig,
@@ -58,7 +49,7 @@ export function buildOperationsDoc(
       conditions: [
         ...(r.hazard.maxAgeHours !== undefined ? [`hazard younger than ${r.hazard.maxAgeHours} h`] : []),
         ...[...(r.hazard.where ?? []), ...(r.asset.where ?? [])].map(
-          (c) => `${c.field} ${OPS[c.op] ?? c.op} ${String(c.value)}`,
+          (c) => `${c.field} ${OPERATOR_SYMBOLS[c.op]} ${String(c.value)}`,
         ),
       ],
     })),

@@ -1,5 +1,6 @@
 import {
   NUMERIC_OPERATORS,
+  OPERATOR_SYMBOLS,
   isNumericOperator,
   type NumericOperator,
   type RecordsFilter,
@@ -12,16 +13,8 @@ export type NumberOperator = NumericOperator
 export const isNumberOperator = isNumericOperator
 export type FilterOperator = NumberOperator | 'contains'
 
-/** The symbol shown for each numeric operator in chips and the add-filter form. */
-export const OPERATOR_SYMBOLS: Record<FilterOperator, string> = {
-  eq: '=',
-  neq: '≠',
-  gt: '>',
-  gte: '≥',
-  lt: '<',
-  lte: '≤',
-  contains: 'contains',
-}
+/** The symbol shown for each operator in chips and the add-filter form (the shared codec's). */
+export { OPERATOR_SYMBOLS }
 
 /** A filter on one column of one table (spec §3 Filter). */
 export interface TableFilter {

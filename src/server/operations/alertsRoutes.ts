@@ -103,27 +103,19 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
     },
   )
 
-  app.post<{ Params: IdParams }>(
-    '/api/alerts/:id/ack',
-    { schema: { params: idParams } },
-    async (request, reply) => {
+  /** Acknowledges (POST) or withdraws the acknowledgement (DELETE) for the calling member. */
+  const setAck =
+    (acknowledged: boolean) => async (request: FastifyRequest<{ Params: IdParams }>, reply: FastifyReply) => {
       const alert = find(request.params.id)
       if (!alert) return unknownAlert(reply, request.params.id)
       const actor = { memberId: memberOf(request), ip: request.ip, detail: { ruleId: alert.ruleId } }
+      if (!acknowledged) {
+        acks.unacknowledge(alert.id, actor, ackClock())
+        return { id: alert.id, acknowledged: false, acknowledgedAt: null }
+      }
       const at = acks.acknowledge(alert.id, actor, ackClock())
       return { id: alert.id, acknowledged: true, acknowledgedAt: new Date(at).toISOString() }
-    },
-  )
-
-  app.delete<{ Params: IdParams }>(
-    '/api/alerts/:id/ack',
-    { schema: { params: idParams } },
-    async (request, reply) => {
-      const alert = find(request.params.id)
-      if (!alert) return unknownAlert(reply, request.params.id)
-      const actor = { memberId: memberOf(request), ip: request.ip, detail: { ruleId: alert.ruleId } }
-      acks.unacknowledge(alert.id, actor, ackClock())
-      return { id: alert.id, acknowledged: false, acknowledgedAt: null }
-    },
-  )
+    }
+  app.post<{ Params: IdParams }>('/api/alerts/:id/ack', { schema: { params: idParams } }, setAck(true))
+  app.delete<{ Params: IdParams }>('/api/alerts/:id/ack', { schema: { params: idParams } }, setAck(false))
 }
