@@ -69,7 +69,10 @@ try {
   // The server's next start reads the tile data instead of building it after listen.
   const t1 = performance.now()
   const saved = saveTileData(store, datasetId)
-  if (saved) console.log(`tile data saved to ${saved} in ${((performance.now() - t1) / 1000).toFixed(1)} s`)
+  if (saved)
+    console.log(
+      `tile data saved to ${saved.file}${saved.archived ? ` and ${saved.archived} tiles pre-rendered` : ''} in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+    )
 } catch (e) {
   bar.stop()
   console.error(

@@ -14,10 +14,15 @@ import { CELL_BITS, rebuildCells, replaceDataset, type FeatureInput, type Progre
 
 export const STORE_FILE = 'emberline.sqlite'
 
+/** How long a dataset's info is trusted before the store is asked again (other processes' imports). */
+const INFO_TTL_MS = 250
+
 /** The embedded store: one SQLite file (WAL) under the data directory. */
 export class SqliteStore implements Store {
   private recordsReader: DatasetRecords | null = null
   private infoStatement: Database.Statement | null = null
+  /** info() answers, each kept INFO_TTL_MS: every tile request asks for its dataset's version. */
+  private readonly infoCache = new Map<string, { at: number; info: DatasetInfo }>()
 
   constructor(
     /** The SQLite handle, for other areas' query modules under src/server/store/. */
@@ -40,7 +45,20 @@ export class SqliteStore implements Store {
     return aggregateZooms(this.catalog.sources, this.must(id))
   }
 
+  /**
+   * A dataset's version, feature count and bbox. Writes through this store are seen at once;
+   * an import by another process (the import CLI) within INFO_TTL_MS.
+   */
   info(id: string): DatasetInfo {
+    const now = performance.now()
+    const cached = this.infoCache.get(id)
+    if (cached && now - cached.at < INFO_TTL_MS) return cached.info
+    const info = this.readInfo(id)
+    this.infoCache.set(id, { at: now, info })
+    return info
+  }
+
+  private readInfo(id: string): DatasetInfo {
     this.infoStatement ??= this.db
       .prepare('SELECT version, feature_count, minx, miny, maxx, maxy FROM datasets WHERE id = ?')
       .raw()
@@ -66,6 +84,7 @@ export class SqliteStore implements Store {
       indexFields: [...filterableFields(this.catalog, id).values()],
       onProgress,
     })
+    this.infoCache.clear()
     this.reader.invalidate(id)
     return n
   }

@@ -1,19 +1,25 @@
+import Flatbush from 'flatbush'
+import { serverSettings } from '../appSettings'
 import type { Store } from '../store/Store'
+import { saveTileArchives } from './renderArchive'
 import { buildTileData } from './tileData'
 import { tileDataPath, writeTileData } from './tileDataFile'
 
 /**
- * Builds a dataset's tile data and writes it next to the store (tile-index/<dataset>.bin), so the
- * server's next start reads it instead of building it — for the import/seed CLIs to call right
- * after `replaceDataset` (1,000,000 buildings: ~5–8 s). Returns the file, or null for an
- * in-memory store.
+ * Builds a dataset's tile data and writes it next to the store (tile-index/<dataset>.bin), then
+ * renders the tile archives of its small sources (tile-index/<source>.tiles, see tilePolicy), so
+ * the server's next start reads them instead of building them — for the import/seed CLIs to call
+ * right after `replaceDataset` (1,000,000 buildings: ~5–8 s). Returns the file and the number of
+ * archived tiles, or null for an in-memory store.
  */
-export function saveTileData(store: Store, datasetId: string): string | null {
+export function saveTileData(store: Store, datasetId: string): { file: string; archived: number } | null {
   const dataset = store.dataset(datasetId)
   if (!store.location || !dataset) return null
   const rows = store.tileRows(datasetId)
   const data = buildTileData(dataset, rows)
   const file = tileDataPath(store.location, datasetId)
   writeTileData(file, data, { version: rows.version, count: rows.count, bbox: rows.bbox })
-  return file
+  const ready = { data, index: data.index ? Flatbush.from(data.index) : null }
+  const archived = saveTileArchives(store, datasetId, ready, serverSettings().tiles)
+  return { file, archived }
 }

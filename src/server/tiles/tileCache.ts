@@ -7,18 +7,13 @@ import type { Store } from '../store/Store'
 import { buildTile, tilePlan, type BuiltTile, type TileLimits } from './buildTile'
 import { encodeSlice, pickTile, pickVertices } from './encodeSlice'
 import type { PooledTile } from './tilePool'
+import { archiveContentKey } from './renderArchive'
+import type { ServedTile } from './tileArchives'
 import { tileIndexesOf, type TileIndexes } from './tileIndexes'
 
 const gzip = promisify(zlib.gzip)
 
-export interface ServedTile {
-  /** gzip-compressed MVT, or null for an empty tile. */
-  gz: Buffer | null
-  raw: Buffer | null
-  etag: string
-  features: number
-  mode: string
-}
+export type { ServedTile }
 
 export interface TileCacheOptions extends TileLimits {
   /** Upper bound of cached bytes (raw + gzip) — keeps RSS bounded. */
@@ -42,6 +37,8 @@ const SYNC_GZIP_BYTES = 32 * 1024
 export class TileCache {
   private readonly lru: LRUCache<string, ServedTile>
   private readonly pending = new Map<string, Promise<ServedTile>>()
+  /** The archive content key this cache's limits give, per source@version. */
+  private readonly contentKeys = new Map<string, string>()
   /** The datasets' in-memory tile data (pre-projected geometry, attribute columns, box index). */
   readonly indexes: TileIndexes
 
@@ -58,6 +55,8 @@ export class TileCache {
 
   get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
     const version = this.store.info(source.dataset).version
+    const archived = this.indexes.archives.get(source.id, version, this.contentKey(source, version), z, x, y)
+    if (archived) return Promise.resolve(archived)
     const key = `${source.id}@${version}/${z}/${x}/${y}`
     const hit = this.lru.get(key)
     if (hit) return Promise.resolve(hit)
@@ -66,6 +65,16 @@ export class TileCache {
     const job = this.build(source, z, x, y, key).finally(() => this.pending.delete(key))
     this.pending.set(key, job)
     return job
+  }
+
+  private contentKey(source: VectorSourceDef, version: number): string {
+    const at = `${source.id}@${version}`
+    let k = this.contentKeys.get(at)
+    if (k === undefined) {
+      k = archiveContentKey(this.store, source, this.options)
+      this.contentKeys.set(at, k)
+    }
+    return k
   }
 
   private async build(

@@ -92,9 +92,9 @@ describe('saveTileData', () => {
           properties: { kind: 'a', height: 2 },
         },
       ])
-      const file = saveTileData(store, 'things')
-      expect(file).toBe(tileDataPath(path.join(dir, 'emberline.sqlite'), 'things'))
-      const back = await readTileData(file as string, store.info('things'))
+      const saved = saveTileData(store, 'things')
+      expect(saved?.file).toBe(tileDataPath(path.join(dir, 'emberline.sqlite'), 'things'))
+      const back = await readTileData(saved?.file as string, store.info('things'))
       expect(back?.n).toBe(1)
       expect(back?.fields[0]?.dict).toEqual(['a'])
     } finally {

@@ -3,7 +3,9 @@ import type { DatasetDef } from '../store/catalog'
 import type { Store } from '../store/Store'
 import { buildTileData, sharedTileData, type TileData } from './tileData'
 import { readTileData, tileDataPath } from './tileDataFile'
+import { serverSettings } from '../appSettings'
 import { startWorker } from './startWorker'
+import { TileArchives } from './tileArchives'
 import { TilePool } from './tilePool'
 
 export interface ReadyTileData {
@@ -31,11 +33,17 @@ export class TileIndexes {
   pool: TilePool | null = null
   private queue: Promise<void> = Promise.resolve()
   private workerFailed = false
+  /** Pre-rendered tiles of the small sources (read after their dataset's tile data). */
+  readonly archives: TileArchives
+  /** Archive renders queued, by dataset@version (one each). */
+  private readonly rendering = new Set<string>()
 
   constructor(
     private readonly store: Store,
     private readonly options: TileIndexesOptions,
-  ) {}
+  ) {
+    this.archives = new TileArchives(store, serverSettings().tiles)
+  }
 
   get(datasetId: string): ReadyTileData | null {
     const version = this.store.info(datasetId).version
@@ -101,11 +109,43 @@ export class TileIndexes {
         this.queue = build
         return build
       })
+      .then(() => this.loadArchives(datasetId))
       .finally(() => {
         if (this.building.get(datasetId)?.done === done) this.building.delete(datasetId)
       })
     this.building.set(datasetId, { version, done })
     return done
+  }
+
+  /**
+   * Reads the dataset's tile archives; when one is missing or stale (data imported by an older
+   * version, first start after a seed) it is rendered in a worker in the background, then read.
+   */
+  private async loadArchives(datasetId: string): Promise<void> {
+    const missing = await this.archives.load(datasetId)
+    const version = this.store.info(datasetId).version
+    const key = `${datasetId}@${version}`
+    if (missing.length === 0 || !this.useWorker() || this.rendering.has(key)) return
+    this.rendering.add(key)
+    this.queue = this.queue
+      .then(() => this.renderInWorker(datasetId))
+      .then(() => this.archives.load(datasetId))
+      .then(() => undefined)
+      .catch(() => undefined)
+  }
+
+  private renderInWorker(datasetId: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const worker = startWorker('tileArchiveWorker', {
+        file: this.store.location,
+        catalog: this.store.catalog,
+        datasetId,
+        limits: serverSettings().tiles,
+      })
+      worker.once('message', () => resolve())
+      worker.once('error', reject)
+      worker.once('exit', () => resolve())
+    })
   }
 
   /** The tile data kept by an earlier build of the same stored data, if any. */

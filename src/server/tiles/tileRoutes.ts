@@ -1,3 +1,4 @@
+import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { VectorSourceDef } from '../store/catalog'
 import { badRequest, notFound } from '../data/httpErrors'
@@ -75,11 +76,12 @@ function sendTile(
     .header('ETag', tile.etag)
     .header('Vary', 'Accept-Encoding')
   if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === tile.etag)) return reply.code(304).send()
-  if (!tile.gz || !tile.raw) return reply.code(204).send()
+  if (!tile.gz) return reply.code(204).send()
   reply
     .header('Content-Type', 'application/vnd.mapbox-vector-tile')
     .header('X-Tile-Features', String(tile.features))
   if (acceptEncoding && /\bgzip\b/.test(acceptEncoding))
     return reply.header('Content-Encoding', 'gzip').send(tile.gz)
+  tile.raw ??= zlib.gunzipSync(tile.gz)
   return reply.send(tile.raw)
 }

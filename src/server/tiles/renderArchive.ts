@@ -1,0 +1,130 @@
+import fs from 'node:fs'
+import zlib from 'node:zlib'
+import type { VectorSourceDef } from '../store/catalog'
+import type { Store } from '../store/Store'
+import { buildTile, tilePlan, type TileLimits } from './buildTile'
+import { BUFFER, EXTENT, encodeSlice, pickTile, type BuiltTile } from './encodeSlice'
+import { tileArchivePath, writeTileArchive, type ArchivedTile, type ArchiveStamp } from './tileArchiveFile'
+import type { ReadyTileData } from './tileIndexes'
+import { archiveMaxZoom, tilePolicy } from './tilePolicy'
+
+/** Bump when cutting or encoding changes what a tile holds: older archives are then re-rendered. */
+const RENDER_VERSION = 1
+
+/** The content rules an archive is rendered under: a change in any of them makes it stale. */
+export function archiveContentKey(store: Store, source: VectorSourceDef, limits: TileLimits): string {
+  const dataset = store.dataset(source.dataset)
+  const count = store.info(source.dataset).count
+  return JSON.stringify({
+    v: RENDER_VERSION,
+    source,
+    fields: dataset?.fields,
+    policy: dataset ? tilePolicy(source, dataset, count) : null,
+    limits: { maxFeatures: limits.maxFeatures, maxGzipBytes: limits.maxGzipBytes },
+  })
+}
+
+/** The stamp of a source's archive for the data stored now. */
+export function archiveStamp(store: Store, source: VectorSourceDef, limits: TileLimits): ArchiveStamp {
+  const { version, count, bbox } = store.info(source.dataset)
+  return { version, count, bbox, content: archiveContentKey(store, source, limits) }
+}
+
+/**
+ * Renders every tile of a source from z0 down to its archive zoom, depth first, visiting a
+ * tile's children only where the tile holds features or dropped some (thinning): gzip level 6,
+ * the same content as a tile cut on request (same plan, same byte-budget retries). Tiles above
+ * the source's minzoom are visited but not kept. Empty tiles that were visited are kept (empty
+ * bytes) so they answer 204 at once; tiles never visited are cut on request.
+ */
+export function renderArchive(
+  store: Store,
+  source: VectorSourceDef,
+  ready: ReadyTileData,
+  limits: TileLimits,
+): ArchivedTile[] {
+  const maxZoom = archiveMaxZoom(source, store.info(source.dataset).count)
+  if (maxZoom === null) return []
+  const out: ArchivedTile[] = []
+  const stack: [number, number, number][] = [[0, 0, 0]]
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [z, x, y] = next
+    const { tile, gz, more } = renderOne(store, source, ready, limits, z, x, y)
+    if (z >= source.minzoom) out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })
+    if (z < maxZoom && (tile.features > 0 || more))
+      for (const [dx, dy] of [
+        [1, 1],
+        [0, 1],
+        [1, 0],
+        [0, 0],
+      ] as const)
+        stack.push([z + 1, 2 * x + dx, 2 * y + dy])
+  }
+  return out
+}
+
+function renderOne(
+  store: Store,
+  source: VectorSourceDef,
+  ready: ReadyTileData,
+  limits: TileLimits,
+  z: number,
+  x: number,
+  y: number,
+): { tile: BuiltTile; gz: Buffer; more: boolean } {
+  for (let scale = 1; ; scale /= 2) {
+    const plan = tilePlan(store, source, z, limits, scale)
+    let tile: BuiltTile
+    let more = false
+    if (plan.aggregate) tile = buildTile(store, source, z, x, y, limits, scale, ready)
+    else {
+      const pick = pickTile(ready.data, ready.index, z, x, y, plan)
+      tile = encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
+      more =
+        pick.matched > pick.picked.length || (plan.minSize > 0 && hasSmaller(ready, z, x, y, plan.minSize))
+    }
+    const gz = tile.features > 0 ? zlib.gzipSync(tile.pbf, { level: 6 }) : Buffer.alloc(0)
+    if (gz.length <= limits.maxGzipBytes || scale <= 1 / 1024) return { tile, gz, more: more || scale < 1 }
+  }
+}
+
+/** True when features under `minSize` (dropped here) meet the tile: a deeper zoom may keep them. */
+function hasSmaller(ready: ReadyTileData, z: number, x: number, y: number, minSize: number): boolean {
+  if (!ready.index) return false
+  const n = 2 ** z
+  const b = BUFFER / EXTENT
+  const sizes = ready.data.sizes
+  let found = false
+  ready.index.search((x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n, (k) => {
+    if (!found && (sizes[k] as number) < minSize) found = true
+    return false
+  })
+  return found
+}
+
+/**
+ * Renders and writes the archive of every source of a dataset that has one under the policy
+ * (tile-index/<source>.tiles next to the store). Returns the number of tiles written.
+ */
+export function saveTileArchives(
+  store: Store,
+  datasetId: string,
+  ready: ReadyTileData,
+  limits: TileLimits,
+): number {
+  if (!store.location || store.info(datasetId).version !== ready.data.version) return 0
+  let written = 0
+  for (const source of store.catalog.sources) {
+    if (source.dataset !== datasetId) continue
+    const file = tileArchivePath(store.location, source.id)
+    const maxZoom = archiveMaxZoom(source, store.info(datasetId).count)
+    if (maxZoom === null) {
+      fs.rmSync(file, { force: true })
+      continue
+    }
+    const tiles = renderArchive(store, source, ready, limits)
+    writeTileArchive(file, source.id, archiveStamp(store, source, limits), maxZoom, tiles)
+    written += tiles.length
+  }
+  return written
+}
