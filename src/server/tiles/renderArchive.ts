@@ -81,11 +81,26 @@ function renderOne(
       const pick = pickTile(ready.data, ready.index, z, x, y, plan)
       tile = encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
       more =
-        pick.matched > pick.picked.length || (plan.minSize > 0 && hasSmaller(ready, z, x, y, plan.minSize))
+        pick.matched > pick.picked.length ||
+        (plan.minSize > 0 && hasSmaller(ready, z, x, y, plan.minSize)) ||
+        (tile.features < pick.picked.length && pickedSmall(ready, pick.picked, z))
     }
     const gz = tile.features > 0 ? zlib.gzipSync(tile.pbf, { level: 6 }) : Buffer.alloc(0)
     if (gz.length <= limits.maxGzipBytes || scale <= 1 / 1024) return { tile, gz, more: more || scale < 1 }
   }
+}
+
+/** Features this small (tile units) may vanish in cutting (simplified, snapped) and show deeper. */
+const COLLAPSE_UNITS = 16
+
+/**
+ * True when a picked feature is small enough at this zoom to have been cut away: a deeper zoom
+ * may draw it. (Large features dropped here only grazed the tile's box: deeper tiles lack them too.)
+ */
+function pickedSmall(ready: ReadyTileData, picked: readonly number[], z: number): boolean {
+  const limit = COLLAPSE_UNITS / (2 ** z * EXTENT)
+  for (const k of picked) if ((ready.data.sizes[k] as number) < limit) return true
+  return false
 }
 
 /** True when features under `minSize` (dropped here) meet the tile: a deeper zoom may keep them. */
