@@ -12,6 +12,7 @@ import { newMexico } from '../src/server/demo/geography'
 import { seedDemo } from '../src/server/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
 import { openStore } from '../src/server/store/sqliteStore'
+import { saveTileData } from '../src/server/tiles/saveTileData'
 import { summarize } from './bench/stats'
 import { benchTiles, type BenchTile } from './bench/tileList'
 
@@ -39,6 +40,8 @@ if (!dataDir) {
   const t = performance.now()
   const store = openStore(dataDir, defaultCatalog())
   seedDemo(store, { buildings, steps: [] })
+  // As `npm run seed` does: tile data and the small sources' tile archives, written once.
+  for (const d of store.catalog.datasets) saveTileData(store, d.id)
   store.close()
   console.log(`seed: ${buildings} buildings in ${((performance.now() - t) / 1000).toFixed(1)} s (${dataDir})`)
 }
