@@ -4,14 +4,14 @@ import type { DatasetDef, VectorSourceDef } from '../store/catalog'
  * The server's default content policy for dense datasets (≥ `denseFeatures` features), used
  * when a source sets no `generalize` of its own: polygons and points become per-cell counts at
  * z ≤ 11; at z12–13 ("thinned") features under half a pixel are dropped and at most
- * `thinFeatures` (6,000 at z13; half that at z12) of the largest are kept; from z14 everything is kept
+ * `thinFeatures` (4,000 at z13; half that at z12) of the largest are kept; from z14 everything is kept
  * (up to the hard `maxFeatures` cap, again dropping the smallest).
  */
 export const DEFAULT_POLICY = {
   aggregateMaxZoom: 11,
   thinMaxZoom: 13,
   minSizePx: 0.5,
-  thinFeatures: 6_000,
+  thinFeatures: 4_000,
   denseFeatures: 50_000,
 }
 
