@@ -40,7 +40,9 @@ let store: SqliteStore | null = null
 
 function reply(id: number, t: BuiltTile): void {
   const gz = t.features > 0 ? new Uint8Array(zlib.gzipSync(t.pbf, { level: 1 })) : null
-  parentPort?.postMessage({ id, pbf: t.pbf, gz, features: t.features, mode: t.mode })
+  // Both arrays own their buffers (vt-pbf's output, a copy of the gzip): moved, not copied.
+  const transfer = [t.pbf.buffer, gz?.buffer].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer)
+  parentPort?.postMessage({ id, pbf: t.pbf, gz, features: t.features, mode: t.mode }, transfer)
 }
 
 function fromStore(m: Extract<Message, { type: 'store' }>): BuiltTile {
