@@ -66,9 +66,11 @@ try {
   console.log(
     `imported ${n} features into ${datasetId} (${dataDir}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
-  // The server's next start reads the tile data instead of building it after listen.
+  // The server's next start reads the tile data (and small sources' pre-rendered tiles) instead
+  // of building them after listen.
   const t1 = performance.now()
-  const saved = saveTileData(store, datasetId)
+  const saved = saveTileData(store, datasetId, bar.update)
+  bar.stop()
   if (saved)
     console.log(
       `tile data saved to ${saved.file}${saved.archived ? ` and ${saved.archived} tiles pre-rendered` : ''} in ${((performance.now() - t1) / 1000).toFixed(1)} s`,

@@ -25,7 +25,7 @@ const bar = progressBar()
 try {
   seedDemo(store, { buildings, seed, progress: bar.update })
   // Tile data for every dataset, so the server's next start reads it instead of building it.
-  for (const d of store.catalog.datasets) saveTileData(store, d.id)
+  for (const d of store.catalog.datasets) saveTileData(store, d.id, bar.update)
 } finally {
   bar.stop()
   store.close()

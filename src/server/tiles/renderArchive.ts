@@ -8,6 +8,9 @@ import { tileArchivePath, writeTileArchive, type ArchivedTile, type ArchiveStamp
 import type { ReadyTileData } from './tileIndexes'
 import { archiveMaxZoom, tilePolicy } from './tilePolicy'
 
+/** Reports tiles rendered so far (the import and seed CLIs show it on their progress bar). */
+export type ArchiveProgress = (label: string, tiles: number) => void
+
 /** Bump when cutting or encoding changes what a tile holds: older archives are then re-rendered. */
 const RENDER_VERSION = 1
 
@@ -42,6 +45,7 @@ export function renderArchive(
   source: VectorSourceDef,
   ready: ReadyTileData,
   limits: TileLimits,
+  onProgress?: ArchiveProgress,
 ): ArchivedTile[] {
   const maxZoom = archiveMaxZoom(source, store.info(source.dataset).count)
   if (maxZoom === null) return []
@@ -51,6 +55,7 @@ export function renderArchive(
     const [z, x, y] = next
     const { tile, gz, more } = renderOne(store, source, ready, limits, z, x, y)
     if (z >= source.minzoom) out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })
+    if (onProgress && out.length % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, out.length)
     if (z < maxZoom && (tile.features > 0 || more))
       for (const [dx, dy] of [
         [1, 1],
@@ -126,6 +131,7 @@ export function saveTileArchives(
   datasetId: string,
   ready: ReadyTileData,
   limits: TileLimits,
+  onProgress?: ArchiveProgress,
 ): number {
   if (!store.location || store.info(datasetId).version !== ready.data.version) return 0
   let written = 0
@@ -137,7 +143,7 @@ export function saveTileArchives(
       fs.rmSync(file, { force: true })
       continue
     }
-    const tiles = renderArchive(store, source, ready, limits)
+    const tiles = renderArchive(store, source, ready, limits, onProgress)
     writeTileArchive(file, source.id, archiveStamp(store, source, limits), maxZoom, tiles)
     written += tiles.length
   }

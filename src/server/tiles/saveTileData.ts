@@ -1,7 +1,7 @@
 import Flatbush from 'flatbush'
 import { serverSettings } from '../appSettings'
 import type { Store } from '../store/Store'
-import { saveTileArchives } from './renderArchive'
+import { saveTileArchives, type ArchiveProgress } from './renderArchive'
 import { buildTileData } from './tileData'
 import { tileDataPath, writeTileData } from './tileDataFile'
 
@@ -12,7 +12,11 @@ import { tileDataPath, writeTileData } from './tileDataFile'
  * right after `replaceDataset` (1,000,000 buildings: ~5–8 s). Returns the file and the number of
  * archived tiles, or null for an in-memory store.
  */
-export function saveTileData(store: Store, datasetId: string): { file: string; archived: number } | null {
+export function saveTileData(
+  store: Store,
+  datasetId: string,
+  onProgress?: ArchiveProgress,
+): { file: string; archived: number } | null {
   const dataset = store.dataset(datasetId)
   if (!store.location || !dataset) return null
   const rows = store.tileRows(datasetId)
@@ -20,6 +24,6 @@ export function saveTileData(store: Store, datasetId: string): { file: string; a
   const file = tileDataPath(store.location, datasetId)
   writeTileData(file, data, { version: rows.version, count: rows.count, bbox: rows.bbox })
   const ready = { data, index: data.index ? Flatbush.from(data.index) : null }
-  const archived = saveTileArchives(store, datasetId, ready, serverSettings().tiles)
+  const archived = saveTileArchives(store, datasetId, ready, serverSettings().tiles, onProgress)
   return { file, archived }
 }
