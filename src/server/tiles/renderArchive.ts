@@ -54,8 +54,10 @@ export function renderArchive(
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [z, x, y] = next
     const { tile, gz, more } = renderOne(store, source, ready, limits, z, x, y)
-    if (z >= source.minzoom) out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })
-    if (onProgress && out.length % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, out.length)
+    if (z >= source.minzoom) {
+      out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })
+      if (onProgress && out.length % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, out.length)
+    }
     if (z < maxZoom && (tile.features > 0 || more))
       for (const [dx, dy] of [
         [1, 1],
