@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/ensure-chromium.sh
-[ -d node_modules ] || npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+[ -d node_modules ] || npm ci --no-audit --no-fund
 
 npm run -s validate-config
 npm run -s typecheck
