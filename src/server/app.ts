@@ -2,12 +2,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
-import type { SessionVerifier, VerifiedSession } from './auth/sessionVerifier'
+import type { SessionVerifier } from './auth/sessionVerifier'
+import { declareRoutes, installRouteAuth } from './auth/routeAuth'
 import { serverSettings } from './appSettings'
 import { dataRoutes } from './data/dataRoutes'
 import { gridRoutes } from './grids/gridRoutes'
 import { badRequest, notFound } from './data/httpErrors'
-import { installSessionAuth, type SessionAuth } from './data/sessionAuth'
 import { defaultCatalog, type Catalog } from './store/catalog'
 import { openStore, type SqliteStore } from './store/sqliteStore'
 import type { TileCache } from './tiles/tileCache'
@@ -24,14 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The feature store (SQLite handle at `store.db` for other areas' store modules). */
     store: SqliteStore
-    /** Set the session verifier here (identity plugin) unless AppOptions.verifier was given. */
-    sessionAuth: SessionAuth
     tileCache: TileCache
     appOptions: AppOptions
-  }
-  interface FastifyRequest {
-    /** The verified session of requests under /api/data and /api/tiles (null elsewhere). */
-    session: VerifiedSession | null
   }
 }
 
@@ -51,20 +45,33 @@ export interface AppOptions {
   trustProxy?: boolean
 }
 
+/**
+ * Every spelling of a route reaches that route (and its session check): /API/Data, `//`, a
+ * trailing slash and `;params` resolve like the plain path instead of falling through to the SPA.
+ * (A variable, not a literal: Fastify's types do not list useSemicolonDelimiter under routerOptions yet.)
+ */
+const ROUTER_OPTIONS = {
+  caseSensitive: false,
+  ignoreTrailingSlash: true,
+  ignoreDuplicateSlashes: true,
+  useSemicolonDelimiter: true,
+}
+
 /** Builds the one Fastify app: data API, tiles, health/meta, static web app. No port is opened. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const settings = serverSettings()
-  const app = Fastify({ logger: opts.logger ?? false, trustProxy: opts.trustProxy ?? false })
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: opts.trustProxy ?? false,
+    routerOptions: ROUTER_OPTIONS,
+  })
   const store = opts.store ?? openStore(opts.dataDir, opts.catalog ?? defaultCatalog())
   if (!opts.store) app.addHook('onClose', async () => store.close())
   app.decorate('store', store)
   app.decorate('appOptions', opts)
 
-  installSessionAuth(app, opts.verifier ?? null, {
-    bearerPrefixes: ['/api/data/', '/api/tiles/'],
-    cookiePrefixes: ['/api/tiles/'],
-    cookieName: settings.cookieName,
-  })
+  // Default deny: every route needs a session unless it declares `config: { public: true }`.
+  installRouteAuth(app, opts.verifier ?? null, { cookieName: settings.cookieName })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) {
@@ -84,8 +91,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send({ error: 'internal', message: 'internal server error' })
   })
 
-  app.get('/api/health', async () => ({ ok: true }))
-  app.get('/api/meta', async () => ({ demo: opts.demo, referenceDate: settings.referenceDate }))
+  const open = { config: { public: true } }
+  app.get('/api/health', open, async () => ({ ok: true }))
+  app.get('/api/meta', open, async () => ({ demo: opts.demo, referenceDate: settings.referenceDate }))
   await app.register(dataRoutes, {
     prefix: '/api/data',
     maxLimit: settings.maxLimit,
@@ -110,23 +118,41 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
 async function registerStatic(app: FastifyInstance, dir: string | undefined): Promise<void> {
   const root = dir ? path.resolve(dir) : null
-  const hasApp = root !== null && fs.existsSync(path.join(root, 'index.html'))
-  if (hasApp) {
-    await app.register(fastifyStatic, {
-      root,
-      wildcard: false,
-      setHeaders: (res, file) => {
-        const immutable = file.includes(`${path.sep}assets${path.sep}`)
-        res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
-      },
+  const index = root === null ? null : path.join(root, 'index.html')
+  const hasApp = index !== null && fs.existsSync(index)
+  if (root !== null && hasApp) {
+    // The built web app is public (the sign-in page is part of it); its own encapsulated context,
+    // so the public declaration covers these file routes only.
+    await app.register(async (files) => {
+      declareRoutes(files, { public: true })
+      await files.register(fastifyStatic, {
+        root,
+        wildcard: false,
+        setHeaders: (res, file) => {
+          const immutable = file.includes(`${path.sep}assets${path.sep}`)
+          res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+        },
+      })
     })
   }
-  app.setNotFoundHandler((request, reply) => {
+  // Unknown paths: the SPA's index.html for page routes, JSON 404 for the API. Neither holds data,
+  // so the not-found handler needs no session.
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? ''
-    const api = url.startsWith('/api/') || url.startsWith('/sdk/')
-    if (hasApp && !api && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html')
+    const api = /^\/+(api|sdk)(\/|$)/i.test(decodedPath(url))
+    if (index !== null && hasApp && !api && (request.method === 'GET' || request.method === 'HEAD')) {
+      const html = await fs.promises.readFile(index)
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html)
     }
     return notFound(reply, `no route for ${request.method} ${url}`)
   })
+}
+
+/** The path percent-decoded (as the router sees it); the raw path when it does not decode. */
+function decodedPath(url: string): string {
+  try {
+    return decodeURIComponent(url)
+  } catch {
+    return url
+  }
 }

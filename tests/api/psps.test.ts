@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { operationsConfig } from '../../src/generated/config'
 import { pspsRoutes } from '../../src/server/operations/pspsRoutes'
-import { AUTH, seededApp, testVerifier, type TestApp } from './testApp'
+import { AUTH, seededApp, type TestApp } from './testApp'
 
 interface Row {
   id: number
@@ -173,7 +173,7 @@ describe('PSPS not configured', () => {
     const Fastify = (await import('fastify')).default
     const app = Fastify()
     app.decorate('store', t.store)
-    await app.register(pspsRoutes, { settings: null, verifier: testVerifier })
+    await app.register(pspsRoutes, { settings: null })
     const res = await app.inject({ url: '/api/psps/event', headers: AUTH })
     expect(res.statusCode).toBe(404)
     expect(res.json()).toEqual({ error: 'not_found', message: 'PSPS event roll-up is not configured' })

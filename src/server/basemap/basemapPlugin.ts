@@ -11,7 +11,7 @@ interface TileParams {
 /**
  * The offline dark basemap: `GET /api/basemap/{z}/{x}/{y}` → Mapbox vector tile with layers
  * `states`, `counties`, `county_labels`, `places` (us-atlas outlines and New Mexico places we ship).
- * Public (no session): it holds only public boundaries. 204 for an empty tile, 400 for bad z/x/y.
+ * Declared public (no session): it holds only public boundaries and place names, no Emberline data. 204 for an empty tile, 400 for bad z/x/y.
  */
 export async function basemapPlugin(app: FastifyInstance): Promise<void> {
   let tiles: BasemapTiles | null = null
@@ -19,6 +19,7 @@ export async function basemapPlugin(app: FastifyInstance): Promise<void> {
   app.get<{ Params: TileParams }>(
     '/api/basemap/:z/:x/:y',
     {
+      config: { public: true },
       schema: {
         params: {
           type: 'object',

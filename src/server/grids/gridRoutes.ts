@@ -113,7 +113,7 @@ function registerTileRoute(
   } as const
   app.get<{ Params: TileParams; Querystring: TileQuery }>(
     `/api/tiles/${path}/png/:z/:x/:y`,
-    { schema: { params, querystring } },
+    { schema: { params, querystring }, config: { sessionCookie: true } },
     async (request, reply) => {
       const { z, x, y } = request.params
       const n = 2 ** z

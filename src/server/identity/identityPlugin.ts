@@ -27,13 +27,20 @@ export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginO
   if (ctx) {
     await app.register(sdkRoutes, { prefix: '/sdk/v1', ctx })
     const cache = { 'cache-control': 'public, max-age=300' }
-    app.get('/.well-known/jwks.json', async (_request, reply) => reply.headers(cache).send(ctx.key.jwks))
-    app.get<{ Params: { projectId: string } }>('/v1/b2b/sessions/jwks/:projectId', async (request, reply) => {
-      if (request.params.projectId !== ctx.settings.projectId) {
-        return reply.code(404).send({ error: 'not_found', message: 'Unknown project.' })
-      }
-      return reply.headers(cache).send(ctx.key.jwks)
-    })
+    const open = { config: { public: true } }
+    app.get('/.well-known/jwks.json', open, async (_request, reply) =>
+      reply.headers(cache).send(ctx.key.jwks),
+    )
+    app.get<{ Params: { projectId: string } }>(
+      '/v1/b2b/sessions/jwks/:projectId',
+      open,
+      async (request, reply) => {
+        if (request.params.projectId !== ctx.settings.projectId) {
+          return reply.code(404).send({ error: 'not_found', message: 'Unknown project.' })
+        }
+        return reply.headers(cache).send(ctx.key.jwks)
+      },
+    )
   }
   await app.register(meRoutes, { ctx, verifier })
 }

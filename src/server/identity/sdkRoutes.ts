@@ -9,12 +9,15 @@ import { installStytchErrors, sdkSessionToken, sendData } from './sdkAuth'
 import * as schemas from './sdkSchemas'
 import { fullSessionBody, liveSessionByToken, refreshSession, revokeSessionToken } from './sessions'
 import { smsAuthenticate, smsSend } from './smsFlows'
+import { declareRoutes } from '../auth/routeAuth'
 
 const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`
 
 /** The Stytch B2B SDK endpoints the app uses (reference §5-§8), registered under /sdk/v1. */
 export async function sdkRoutes(app: FastifyInstance, opts: { ctx: IdentityContext }) {
   const { ctx } = opts
+  // The SDK endpoints are how a session is made: public, each checks its own tokens.
+  declareRoutes(app, { public: true })
   installStytchErrors(app)
 
   app.get<{ Params: { publicToken: string } }>('/projects/bootstrap/:publicToken', async (request, reply) => {

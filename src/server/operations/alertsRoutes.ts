@@ -1,3 +1,4 @@
+import { sessionOf } from '../auth/routeAuth'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { appConfig, operationsConfig } from '../../generated/config'
 import type { AlertsSettings } from '../../generated/types'
@@ -5,7 +6,6 @@ import { resolveColor } from '../../shared/config/resolveColor'
 import { zonedInstant } from '../../shared/time/zonedInstant'
 import { AlertsEngine, type Alert } from '../alerts'
 import { badRequest, notFound } from '../data/httpErrors'
-import { requireSession } from '../data/sessionAuth'
 import { createAlertsStore, type AlertsStore } from '../store/alertsStore'
 import { parseAlertsQuery } from './alertsQuery'
 
@@ -54,9 +54,7 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
   }))
   const ruleIds = settings.rules.map((r) => r.id)
 
-  app.addHook('onRequest', requireSession(app))
-
-  const memberOf = (request: FastifyRequest): string => request.session?.memberId ?? ''
+  const memberOf = (request: FastifyRequest): string => sessionOf(request).memberId
   const find = (id: string): Alert | undefined => engine.evaluate().alerts.find((a) => a.id === id)
   const unknownAlert = (reply: FastifyReply, id: string) => notFound(reply, `no current alert '${id}'`)
 

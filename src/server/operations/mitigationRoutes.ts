@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { MitigationSettings } from '../../generated/types'
 import { badRequest, notFound } from '../data/httpErrors'
-import { requireSession } from '../data/sessionAuth'
 import { MitigationData } from './mitigationData'
 import { rankCircuits } from './mitigationScore'
 import { parseWeights } from './mitigationWeights'
@@ -42,8 +41,6 @@ function describe(settings: MitigationSettings, weights: Readonly<Record<string,
 export async function mitigationRoutes(app: FastifyInstance, opts: MitigationRoutesOptions): Promise<void> {
   const settings = opts.settings === undefined ? (operationsConfig.mitigation ?? null) : opts.settings
   const data = settings ? new MitigationData(app.store, settings) : null
-
-  app.addHook('onRequest', requireSession(app))
 
   app.get('/api/mitigation', async (request, reply) => {
     if (!settings || !data?.available) return notFound(reply, NOT_CONFIGURED)

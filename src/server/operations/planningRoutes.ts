@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { PlanningSettings } from '../../generated/types'
-import type { SessionVerifier } from '../auth/sessionVerifier'
 import { badRequest, notFound } from '../data/httpErrors'
 import { windowSettings } from '../grids/gridCatalog'
 import { currentWindowHour, windowStart, windowTimes } from '../grids/forecastWindow'
@@ -10,12 +9,10 @@ import { partsToGeometry } from '../store/geometryCodec'
 import { PlanningSamples } from './planningSamples'
 import { parsePlanningQuery } from './planningQuery'
 import { rankExceedances } from './planningRank'
-import { requireSession } from '../data/sessionAuth'
 
 export interface PlanningRoutesOptions {
   /** Defaults to operationsConfig.planning; null = not configured (404). */
   settings?: PlanningSettings | null
-  verifier?: SessionVerifier
   /** The clock (tests pin it); the demo window ignores it. */
   now?: () => Date
 }
@@ -29,13 +26,12 @@ export interface PlanningRoutesOptions {
  */
 export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesOptions): Promise<void> {
   const settings = opts.settings === undefined ? (operationsConfig.planning ?? null) : opts.settings
-  const guard = requireSession(app, opts.verifier)
   const grids = new GridStore(app.store.db)
   const window = windowSettings(app.appOptions.demo)
   const now = opts.now ?? (() => new Date())
   const samples = new PlanningSamples(grids)
 
-  app.get('/api/planning', { preHandler: guard }, async (request, reply) => {
+  app.get('/api/planning', async (request, reply) => {
     if (!settings) return notFound(reply, 'Planning Mode is not configured')
     const version = app.store.info(settings.dataset).version
     const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
@@ -73,25 +69,21 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
     }
   })
 
-  app.get<{ Params: { id: string } }>(
-    '/api/planning/circuits/:id/geometry',
-    { preHandler: guard },
-    async (request, reply) => {
-      if (!settings) return notFound(reply, 'Planning Mode is not configured')
-      const raw = request.params.id
-      const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
-      if (!Number.isSafeInteger(id)) return badRequest(reply, 'id', 'id must be a circuit id (integer)')
-      const version = app.store.info(settings.dataset).version
-      const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
-      const circuit = circuits.find((c) => c.id === id)
-      const dataset = app.store.dataset(settings.dataset)
-      if (!circuit || !dataset) return notFound(reply, `no circuit with id ${raw} in ${settings.dataset}`)
-      return {
-        type: 'Feature',
-        id: circuit.id,
-        properties: { key: circuit.key },
-        geometry: partsToGeometry(circuit.parts, dataset.geometry),
-      }
-    },
-  )
+  app.get<{ Params: { id: string } }>('/api/planning/circuits/:id/geometry', async (request, reply) => {
+    if (!settings) return notFound(reply, 'Planning Mode is not configured')
+    const raw = request.params.id
+    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
+    if (!Number.isSafeInteger(id)) return badRequest(reply, 'id', 'id must be a circuit id (integer)')
+    const version = app.store.info(settings.dataset).version
+    const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
+    const circuit = circuits.find((c) => c.id === id)
+    const dataset = app.store.dataset(settings.dataset)
+    if (!circuit || !dataset) return notFound(reply, `no circuit with id ${raw} in ${settings.dataset}`)
+    return {
+      type: 'Feature',
+      id: circuit.id,
+      properties: { key: circuit.key },
+      geometry: partsToGeometry(circuit.parts, dataset.geometry),
+    }
+  })
 }

@@ -1,17 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { PspsRollupSettings } from '../../generated/types'
-import type { SessionVerifier } from '../auth/sessionVerifier'
 import { badRequest, notFound } from '../data/httpErrors'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import { buildPspsEvent, parseSort, pspsCsv, sortRows, type PspsEvent } from './pspsEvent'
-import { requireSession } from '../data/sessionAuth'
 
 export interface PspsRoutesOptions {
   /** Defaults to operationsConfig.psps; null = not configured (404). */
   settings?: PspsRollupSettings | null
-  /** Defaults to the app's session verifier. */
-  verifier?: SessionVerifier
 }
 
 interface EventQuery {
@@ -29,7 +25,6 @@ const NOT_CONFIGURED = 'PSPS event roll-up is not configured'
  */
 export async function pspsRoutes(app: FastifyInstance, opts: PspsRoutesOptions): Promise<void> {
   const settings = opts.settings === undefined ? (operationsConfig.psps ?? null) : opts.settings
-  const guard = requireSession(app, opts.verifier)
   let cached: { version: number; event: PspsEvent; geoms: Map<number, Uint8Array> } | null = null
 
   /** The event of the dataset's current version (recomputed when the dataset is replaced). */
@@ -46,7 +41,7 @@ export async function pspsRoutes(app: FastifyInstance, opts: PspsRoutesOptions):
     return cached
   }
 
-  app.get<{ Querystring: EventQuery }>('/api/psps/event', { preHandler: guard }, async (request, reply) => {
+  app.get<{ Querystring: EventQuery }>('/api/psps/event', async (request, reply) => {
     if (!settings) return notFound(reply, NOT_CONFIGURED)
     const query = request.query
     for (const name of Object.keys(query)) {
@@ -75,25 +70,21 @@ export async function pspsRoutes(app: FastifyInstance, opts: PspsRoutesOptions):
     return { ...event, rows }
   })
 
-  app.get<{ Params: { id: string } }>(
-    '/api/psps/event/:id/geometry',
-    { preHandler: guard },
-    async (request, reply) => {
-      if (!settings) return notFound(reply, NOT_CONFIGURED)
-      const raw = request.params.id
-      const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
-      if (!Number.isSafeInteger(id)) return badRequest(reply, 'id', 'id must be a circuit row id (integer)')
-      const { event, geoms } = current(settings)
-      const row = event.rows.find((r) => r.id === id)
-      const geom = geoms.get(id)
-      const dataset = app.store.dataset(settings.dataset)
-      if (!row || !geom || !dataset) return notFound(reply, `no circuit with id ${raw} in the PSPS event`)
-      return {
-        type: 'Feature',
-        id: row.id,
-        properties: { key: row.key },
-        geometry: partsToGeometry(decodeParts(geom), dataset.geometry),
-      }
-    },
-  )
+  app.get<{ Params: { id: string } }>('/api/psps/event/:id/geometry', async (request, reply) => {
+    if (!settings) return notFound(reply, NOT_CONFIGURED)
+    const raw = request.params.id
+    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
+    if (!Number.isSafeInteger(id)) return badRequest(reply, 'id', 'id must be a circuit row id (integer)')
+    const { event, geoms } = current(settings)
+    const row = event.rows.find((r) => r.id === id)
+    const geom = geoms.get(id)
+    const dataset = app.store.dataset(settings.dataset)
+    if (!row || !geom || !dataset) return notFound(reply, `no circuit with id ${raw} in the PSPS event`)
+    return {
+      type: 'Feature',
+      id: row.id,
+      properties: { key: row.key },
+      geometry: partsToGeometry(decodeParts(geom), dataset.geometry),
+    }
+  })
 }

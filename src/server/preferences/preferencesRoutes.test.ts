@@ -3,6 +3,7 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { installRouteAuth } from '../auth/routeAuth'
 import type { SessionVerifier } from '../auth/sessionVerifier'
 import { MIGRATIONS_DIR } from '../store/migrate'
 import { createPreferencesStore } from '../store/preferencesStore'
@@ -30,7 +31,8 @@ beforeEach(async () => {
   db = new Database(':memory:')
   db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, '060_member_preferences.sql'), 'utf8'))
   app = Fastify()
-  await app.register(preferencesRoutes, { store: createPreferencesStore(db), verifier, now: () => 1000 })
+  installRouteAuth(app, verifier, { cookieName: 'stytch_session' })
+  await app.register(preferencesRoutes, { store: createPreferencesStore(db), now: () => 1000 })
 })
 
 afterEach(async () => {

@@ -4,6 +4,7 @@ import type { VectorSourceDef } from '../store/catalog'
 import { badRequest, notFound } from '../data/httpErrors'
 import { isValidTile } from './tileMath'
 import { TileCache, type TileCacheOptions } from './tileCache'
+import { declareRoutes } from '../auth/routeAuth'
 
 export interface TileRoutesOptions extends TileCacheOptions {
   demo: boolean
@@ -38,6 +39,7 @@ export function sourcePaths(source: VectorSourceDef, demo: boolean): string[] {
  * source's zoom range.
  */
 export async function tileRoutes(app: FastifyInstance, opts: TileRoutesOptions): Promise<void> {
+  declareRoutes(app, { sessionCookie: true })
   const cache = new TileCache(app.store, opts)
   app.decorate('tileCache', cache)
   const seen = new Set<string>()
