@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { loadBasemapLayers } from './basemapData'
 import { BASEMAP_MAX_ZOOM, BasemapTiles } from './basemapTiles'
+import { MAX_TILE_INDEX } from '../tiles/tileMath'
 
 interface TileParams {
   z: number
@@ -26,8 +27,8 @@ export async function basemapPlugin(app: FastifyInstance): Promise<void> {
           required: ['z', 'x', 'y'],
           properties: {
             z: { type: 'integer', minimum: 0, maximum: BASEMAP_MAX_ZOOM + 10, description: 'zoom' },
-            x: { type: 'integer', minimum: 0, description: 'tile column' },
-            y: { type: 'integer', minimum: 0, description: 'tile row' },
+            x: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile column' },
+            y: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile row' },
           },
         },
       },

@@ -11,6 +11,9 @@ export interface DataRoutesOptions {
   series: { path: string; name: string; timestampKey: string; valueKey: string }[]
 }
 
+/** The largest records offset accepted (far beyond any dataset; an offset past the end gives no rows). */
+export const MAX_OFFSET = 2 ** 31 - 1
+
 interface RecordsQuery {
   filters?: string[]
   limit?: number
@@ -29,7 +32,8 @@ export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions):
         description: 'JSON {field, value, type?}; repeatable',
       },
       limit: { type: 'integer', minimum: 1, maximum: opts.maxLimit, default: opts.defaultLimit },
-      offset: { type: 'integer', minimum: 0, default: 0 },
+      // Bounded: SQLite takes OFFSET as a 64-bit integer (larger values were a 500).
+      offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
       sort: { type: 'string', description: 'field or -field (descending); filterable columns only' },
     },
   } as const

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { badRequest, notFound } from '../data/httpErrors'
 import { GridStore } from '../store/gridStore'
+import { MAX_TILE_INDEX, MAX_TILE_ZOOM } from '../tiles/tileMath'
 import {
   gridCatalog,
   windowHours,
@@ -106,9 +107,9 @@ function registerTileRoute(
     type: 'object',
     required: ['z', 'x', 'y'],
     properties: {
-      z: { type: 'integer', minimum: 0, maximum: 24 },
-      x: { type: 'integer', minimum: 0 },
-      y: { type: 'integer', minimum: 0 },
+      z: { type: 'integer', minimum: 0, maximum: MAX_TILE_ZOOM },
+      x: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX },
+      y: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX },
     },
   } as const
   app.get<{ Params: TileParams; Querystring: TileQuery }>(

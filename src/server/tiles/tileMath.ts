@@ -25,3 +25,7 @@ export function isValidTile(z: number, x: number, y: number): boolean {
     Number.isInteger(z) && Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < n && y < n
   )
 }
+
+/** Deepest zoom any tile route accepts; with it, the largest tile column or row (schema bounds). */
+export const MAX_TILE_ZOOM = 24
+export const MAX_TILE_INDEX = 2 ** MAX_TILE_ZOOM - 1

@@ -2,7 +2,7 @@ import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { VectorSourceDef } from '../store/catalog'
 import { badRequest, notFound } from '../data/httpErrors'
-import { isValidTile } from './tileMath'
+import { isValidTile, MAX_TILE_INDEX, MAX_TILE_ZOOM } from './tileMath'
 import { TileCache, type TileCacheOptions } from './tileCache'
 import { declareRoutes } from '../auth/routeAuth'
 
@@ -20,9 +20,9 @@ const paramsSchema = {
   type: 'object',
   required: ['z', 'x', 'y'],
   properties: {
-    z: { type: 'integer', minimum: 0, maximum: 24, description: 'zoom' },
-    x: { type: 'integer', minimum: 0, description: 'tile column' },
-    y: { type: 'integer', minimum: 0, description: 'tile row' },
+    z: { type: 'integer', minimum: 0, maximum: MAX_TILE_ZOOM, description: 'zoom' },
+    x: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile column' },
+    y: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile row' },
   },
 } as const
 
