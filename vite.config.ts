@@ -14,7 +14,9 @@ export default defineConfig({
   build: {
     outDir: '../../dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for decoding stack traces but not referenced from the bundles; the server
+    // serves them only with EMBERLINE_SOURCE_MAPS=on (docs/app-shell.md, Security headers).
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 1500,
   },
   server: {

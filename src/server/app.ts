@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import type { SessionVerifier } from './auth/sessionVerifier'
 import { declareRoutes, installRouteAuth } from './auth/routeAuth'
+import { registerSecurityHeaders } from './security/securityHeaders'
 import { serverSettings } from './appSettings'
 import { dataRoutes } from './data/dataRoutes'
 import { gridRoutes } from './grids/gridRoutes'
@@ -43,6 +44,10 @@ export interface AppOptions {
   staticDir?: string
   /** Trust X-Forwarded-* from a reverse proxy (off by default: clients could spoof their IP). */
   trustProxy?: boolean
+  /** Serve the web app's `*.map` source maps (off by default: they hold the whole client source). */
+  sourceMaps?: boolean
+  /** Extra origins the page may fetch from (Content-Security-Policy connect-src), e.g. a hosted IdP. */
+  connectSrc?: string[]
 }
 
 /**
@@ -70,6 +75,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', store)
   app.decorate('appOptions', opts)
 
+  // First, so that every answer carries them (401s from the session check included).
+  await registerSecurityHeaders(app, { staticDir: opts.staticDir ?? null, connectSrc: opts.connectSrc ?? [] })
   // Default deny: every route needs a session unless it declares `config: { public: true }`.
   installRouteAuth(app, opts.verifier ?? null, { cookieName: settings.cookieName })
 
@@ -112,11 +119,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mitigationRoutes, {})
   await app.register(alertsRoutes, {})
 
-  await registerStatic(app, opts.staticDir)
+  await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)
   return app
 }
 
-async function registerStatic(app: FastifyInstance, dir: string | undefined): Promise<void> {
+async function registerStatic(
+  app: FastifyInstance,
+  dir: string | undefined,
+  sourceMaps: boolean,
+): Promise<void> {
   const root = dir ? path.resolve(dir) : null
   const index = root === null ? null : path.join(root, 'index.html')
   const hasApp = index !== null && fs.existsSync(index)
@@ -128,6 +139,8 @@ async function registerStatic(app: FastifyInstance, dir: string | undefined): Pr
       await files.register(fastifyStatic, {
         root,
         wildcard: false,
+        // Source maps are the whole client source: served only when explicitly enabled.
+        globIgnore: sourceMaps ? [] : ['**/*.map'],
         setHeaders: (res, file) => {
           const immutable = file.includes(`${path.sep}assets${path.sep}`)
           res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
@@ -139,8 +152,17 @@ async function registerStatic(app: FastifyInstance, dir: string | undefined): Pr
   // so the not-found handler needs no session.
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? ''
-    const api = /^\/+(api|sdk)(\/|$)/i.test(decodedPath(url))
-    if (index !== null && hasApp && !api && (request.method === 'GET' || request.method === 'HEAD')) {
+    const decoded = decodedPath(url)
+    const api = /^\/+(api|sdk)(\/|$)/i.test(decoded)
+    // Page routes have no file extension; a missing file (a source map, an old asset) is a 404.
+    const file = /\.[a-z0-9]+$/i.test(decoded)
+    if (
+      index !== null &&
+      hasApp &&
+      !api &&
+      !file &&
+      (request.method === 'GET' || request.method === 'HEAD')
+    ) {
       const html = await fs.promises.readFile(index)
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html)
     }

@@ -1,6 +1,7 @@
 // The Emberline server: web app, data API, tiles (and the identity provider) on one port.
 import path from 'node:path'
 import { buildApp } from './app'
+import { dataDirProblem } from './dataDirCheck'
 import { ensureFirstMember } from './identity'
 import { progressBar } from './demo/progressBar'
 import { isSeeded, seedDemo } from './demo/seedDemo'
@@ -17,6 +18,12 @@ const demo = !/^(0|false|off|no)$/i.test(env.DEMO ?? 'on')
 const catalog = env.CONFIG_DIR ? loadCatalog(path.resolve(env.CONFIG_DIR)) : defaultCatalog()
 
 const started = performance.now()
+// A data directory the server cannot write is an operator's mistake: one clear line, no stack trace.
+const problem = dataDirProblem(dataDir)
+if (problem) {
+  process.stderr.write(`emberline: ${problem}\n`)
+  process.exit(1)
+}
 const store = openStore(dataDir, catalog)
 await ensureFirstMember(store.db, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
 if (demo && !isSeeded(store) && store.isEmpty() && env.SEED !== 'off') {
@@ -39,6 +46,11 @@ const app = await buildApp({
     },
   },
   trustProxy: /^(1|true|on|yes)$/i.test(env.TRUST_PROXY ?? ''),
+  sourceMaps: /^(1|true|on|yes)$/i.test(env.EMBERLINE_SOURCE_MAPS ?? ''),
+  connectSrc: [
+    ...(env.VITE_EMBERLINE_IDP_HOST ? [`https://${env.VITE_EMBERLINE_IDP_HOST}`] : []),
+    ...(env.EMBERLINE_CSP_CONNECT_SRC ?? '').split(/\s+/).filter(Boolean),
+  ],
   staticDir: env.STATIC_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
 })
 app.addHook('onClose', async () => store.close())
