@@ -18,6 +18,20 @@ const demo = !/^(0|false|off|no)$/i.test(env.DEMO ?? 'on')
 const catalog = env.CONFIG_DIR ? loadCatalog(path.resolve(env.CONFIG_DIR)) : defaultCatalog()
 
 const started = performance.now()
+// Reset links must not be built from a client's Host header: off loopback, the bundled identity
+// provider needs the public URL (or an explicit host allow-list).
+const loopback = /^(localhost|127(\.\d{1,3}){3}|::1)$/i.test(host)
+if (
+  !loopback &&
+  env.EMBERLINE_IDP !== 'hosted' &&
+  !env.EMBERLINE_PUBLIC_URL &&
+  !env.EMBERLINE_ALLOWED_HOSTS
+) {
+  process.stderr.write(
+    `emberline: HOST=${host} is not a loopback address: set EMBERLINE_PUBLIC_URL (the address members open, used in password-reset links)\n`,
+  )
+  process.exit(1)
+}
 // A data directory the server cannot write is an operator's mistake: one clear line, no stack trace.
 const problem = dataDirProblem(dataDir)
 if (problem) {

@@ -238,14 +238,21 @@ describe('lockout', () => {
     expect(ok.statusCode).toBe(200)
   })
 
-  it('locks SMS attempts per member across intermediate sessions', async () => {
+  it('locks SMS attempts per member across intermediate sessions, and sends a locked member no code', async () => {
     for (let i = 0; i < t.ctx.settings.throttle.maxFailures; i++) {
       const ist = await intermediate()
       await smsAuth(ist, '000000')
     }
     const ist = await intermediate()
-    const code = await sendCode(ist)
-    expect((await smsAuth(ist, code)).statusCode).toBe(429)
+    const sent = t.outbox('sms').length
+    expect((await smsAuth(ist, '123456')).statusCode).toBe(429)
+    const send = await post('/b2b/otps/sms/send', {
+      organization_id: org,
+      member_id: t.memberId,
+      intermediate_session_token: ist,
+    })
+    expect(send.statusCode).toBe(429)
+    expect(t.outbox('sms')).toHaveLength(sent)
   })
 })
 
@@ -276,8 +283,10 @@ describe('password reset', () => {
     const unknown = await start('ghost@x.test')
     const keys = (r: typeof known) => Object.keys((r.json() as { data: object }).data).sort()
     expect(keys(unknown)).toEqual(keys(known))
+    const mails = await t.waitForOutbox('email', 1)
+    await new Promise((resolve) => setTimeout(resolve, 50))
     expect(t.outbox('email')).toHaveLength(1)
-    const mail = t.outbox('email')[0]
+    const mail = mails[0]
     expect(mail).toMatchObject({ channel: 'email', to: t.email, memberId: t.memberId })
     // The link never follows a redirect URL on another origin.
     expect(mail?.link).toMatch(
@@ -290,7 +299,7 @@ describe('password reset', () => {
   it('resets once, revokes existing sessions, and starts the SMS step with a 60-minute cap', async () => {
     const before = await signInThroughRoutes(t)
     await start()
-    const token = t.outbox('email')[0]?.token ?? ''
+    const token = (await t.waitForOutbox('email', 1))[0]?.token ?? ''
     const res = await reset(token, 'A-new-long-passphrase')
     expect(res.statusCode).toBe(200)
     const data = (res.json() as { data: { member_session: null; intermediate_session_token: string } }).data
@@ -318,7 +327,7 @@ describe('password reset', () => {
       'unable_to_auth_password_reset_token',
     )
     await start()
-    const token = t.outbox('email')[0]?.token ?? ''
+    const token = (await t.waitForOutbox('email', 1))[0]?.token ?? ''
     expect(errorType(await reset(token, 'A-new-long-passphrase', null))).toBe('pkce_mismatch')
     expect(errorType(await reset(token, 'A-new-long-passphrase', 'c'.repeat(128)))).toBe('pkce_mismatch')
     expect(errorType(await reset(token, 'short'))).toBe('weak_password')

@@ -19,10 +19,14 @@ export interface IdentityContext {
   members: IdentityStore
   tokens: IdentityTokenStore
   throttle: Throttle
+  /** Counts SMS codes sent per member and per phone number in a one-hour window. */
+  smsQuota: Throttle
   key: SigningKey
   delivery: Delivery
-  /** Base URL for links in e-mails (EMBERLINE_PUBLIC_URL); null = the request's own origin. */
+  /** Base URL for links in e-mails (EMBERLINE_PUBLIC_URL); null = the request's own origin if allowed. */
   publicUrl: string | null
+  /** Hosts (host[:port], lower case) whose origin may be used for links without EMBERLINE_PUBLIC_URL. */
+  allowedHosts: string[]
   now: () => number
   audit(event: string, fields?: AuditFields): void
 }
@@ -48,9 +52,14 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
     members,
     tokens,
     throttle: createThrottle(tokens, settings.throttle),
+    smsQuota: createThrottle(tokens, { windowMinutes: 60, lockMinutes: 60 }),
     key: await loadSigningKey(members, now()),
     delivery: opts.delivery ?? createDelivery({ dataDir: opts.dataDir, env, print: opts.print, now }),
     publicUrl: env.EMBERLINE_PUBLIC_URL ? env.EMBERLINE_PUBLIC_URL.replace(/\/+$/, '') : null,
+    allowedHosts: (env.EMBERLINE_ALLOWED_HOSTS ?? '')
+      .split(/[\s,]+/)
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     now,
     audit(event, fields = {}) {
       members.audit({

@@ -61,8 +61,17 @@ export function createDelivery(opts: DeliveryOptions): Delivery {
   async function send(channel: 'sms' | 'email', record: Record<string, string>, gateway: string | undefined) {
     const line = { at: new Date(now()).toISOString(), channel, ...record }
     if (gateway) return postJson(gateway, line)
-    await mkdir(dir, { recursive: true, mode: 0o700 })
-    await appendFile(path.join(dir, `${channel}.jsonl`), `${JSON.stringify(line)}\n`, { mode: 0o600 })
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 })
+      await appendFile(path.join(dir, `${channel}.jsonl`), `${JSON.stringify(line)}\n`, { mode: 0o600 })
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error'
+      throw new StytchError(
+        502,
+        'delivery_failed',
+        `The message could not be written to the outbox (${code}).`,
+      )
+    }
     print(`[outbox] ${channel} to ${record.to}: ${record.text}`)
   }
 

@@ -59,6 +59,12 @@ export const errors = {
   otpInvalid: () =>
     new StytchError(401, 'unable_to_auth_otp_code', 'The SMS code is invalid, used or expired.'),
   tooManySends: () => new StytchError(429, 'too_many_requests', 'Too many SMS codes were requested.'),
+  tooManySendsPerHour: () =>
+    new StytchError(
+      429,
+      'too_many_requests',
+      'Too many SMS codes were sent to this member or number; try again later.',
+    ),
   phoneMismatch: () =>
     new StytchError(400, 'mfa_phone_number_mismatch', 'The phone number does not match the enrolled number.'),
   noPhone: () =>
@@ -75,5 +81,8 @@ export const errors = {
     ),
   pkce: () => new StytchError(400, 'pkce_mismatch', 'The code verifier does not match the code challenge.'),
   weakPassword: (message: string) => new StytchError(400, 'weak_password', message),
+  samePassword: () =>
+    new StytchError(400, 'weak_password', 'The new password must be different from the current one.'),
+  deliveryFailed: (message: string) => new StytchError(502, 'delivery_failed', message),
   notFound: () => new StytchError(404, 'route_not_found', 'Route not found.'),
 }

@@ -24,14 +24,39 @@ export function checkNotLocked(ctx: IdentityContext, keys: string[], event: stri
   }
 }
 
+/** The subject's (e-mail's or member's) counter for attempts from one client address. */
+export const subjectAtIp = (subjectKey: string, ip: string) => `${subjectKey}@${ipKey(ip)}`
+
 /**
- * Counts an attempt against the subject (e-mail or member) before the slow check, so parallel
- * guesses cannot outrun the lockout; a successful attempt clears the key again.
+ * Refuses an attempt on a subject from a client address while the subject is locked for that
+ * address, for every address (memberMaxFailures over all of them), or the address itself is.
+ * So wrong guesses from one address lock that address out, not the member elsewhere.
+ */
+export function checkAttemptAllowed(
+  ctx: IdentityContext,
+  subjectKey: string,
+  ip: string,
+  event: string,
+): void {
+  checkNotLocked(ctx, [subjectAtIp(subjectKey, ip), subjectKey, ipKey(ip)], event)
+}
+
+/**
+ * Counts an attempt against the subject from this address (maxFailures) and from all addresses
+ * (memberMaxFailures) before the slow check, so parallel guesses cannot outrun the lockout;
+ * a successful attempt clears the address's counter again (see clearAttempts).
  */
 export function countAttempt(ctx: IdentityContext, subjectKey: string, ip: string): void {
-  if (ctx.throttle.fail(subjectKey, ctx.settings.throttle.maxFailures, ctx.now())) {
-    ctx.audit('throttle.locked', { subject: subjectKey, ip })
-  }
+  const { maxFailures, memberMaxFailures } = ctx.settings.throttle
+  const now = ctx.now()
+  const here = ctx.throttle.fail(subjectAtIp(subjectKey, ip), maxFailures, now)
+  const everywhere = ctx.throttle.fail(subjectKey, memberMaxFailures, now)
+  if (here || everywhere) ctx.audit('throttle.locked', { subject: subjectKey, ip, detail: { everywhere } })
+}
+
+/** After a success: the subject's counter for this address starts again. */
+export function clearAttempts(ctx: IdentityContext, subjectKey: string, ip: string): void {
+  ctx.throttle.clear(subjectAtIp(subjectKey, ip))
 }
 
 /** Counts a failure against a subject key (member or e-mail) and the client address. */
@@ -65,11 +90,20 @@ export function checkIntermediate(
 
 /**
  * The session length for a request: the requested minutes (the app sends 1440 for sign-in and 60
- * after a reset), else the configured default, never above the longest configured length.
+ * after a reset), else the length configured for how the session is made, never above it.
  */
-export function sessionLength(ctx: IdentityContext, requested: number | null, fallback: number): number {
+export function sessionLength(requested: number | null, configured: number): number {
+  return Math.min(requested ?? configured, configured)
+}
+
+/**
+ * The longest a session may live from its start, by how it was made: a session that began with a
+ * password reset lives `sessionMinutes.reset` at most (spec §9: 60), any other the longer of the
+ * sign-in lengths. sessions/authenticate never extends a session past it.
+ */
+export function sessionCapMinutes(ctx: IdentityContext, factors: readonly AuthFactor[]): number {
   const { login, sms, reset } = ctx.settings.sessionMinutes
-  return Math.min(requested ?? fallback, Math.max(login, sms, reset))
+  return factors.some((f) => f.type === 'password_reset') ? reset : Math.max(login, sms)
 }
 
 /** Password rules for new passwords (reset, change, admin CLI); null when acceptable. */

@@ -2,7 +2,14 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import type { SessionVerifier, VerifiedSession } from '../auth/sessionVerifier'
 import type { IdentityContext } from './context'
 import { hashPassword, newId, verifyPassword } from './crypto'
-import { checkNotLocked, countAttempt, ipKey, memberKey, passwordProblem, recordFailure } from './guards'
+import {
+  checkAttemptAllowed,
+  clearAttempts,
+  countAttempt,
+  memberKey,
+  passwordProblem,
+  recordFailure,
+} from './guards'
 import { permissionsOf } from './rbac'
 import { StytchError } from './errors'
 import { acceptEmptyJson } from './sdkAuth'
@@ -112,16 +119,18 @@ export async function meRoutes(
           message: 'Passwords are managed by the identity provider.',
         })
       }
-      checkNotLocked(ctx, [memberKey(member.memberId), ipKey(request.ip)], 'password.change_locked')
+      checkAttemptAllowed(ctx, memberKey(member.memberId), request.ip, 'password.change_locked')
       countAttempt(ctx, memberKey(member.memberId), request.ip)
       if (!(await verifyPassword(request.body.old, member.passwordHash))) {
         recordFailure(ctx, null, request.ip)
         ctx.audit('password.change_failed', { memberId: member.memberId, ip: request.ip })
         throw badRequest('old', 'The current password is not correct.')
       }
-      ctx.throttle.clear(memberKey(member.memberId))
+      clearAttempts(ctx, memberKey(member.memberId), request.ip)
       const problem = passwordProblem(ctx.settings, request.body.new, member.email)
       if (problem) throw badRequest('new', problem)
+      if (await verifyPassword(request.body.new, member.passwordHash))
+        throw badRequest('new', 'The new password must be different from the current one.')
       const now = ctx.now()
       ctx.members.updateMember(
         member.memberId,

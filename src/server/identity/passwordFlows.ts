@@ -11,8 +11,10 @@ import {
 } from './crypto'
 import { errors } from './errors'
 import {
+  checkAttemptAllowed,
   checkNotLocked,
   checkOrganization,
+  clearAttempts,
   countAttempt,
   emailKey,
   intermediateBody,
@@ -37,7 +39,7 @@ export interface PasswordLogin {
 export async function passwordAuthenticate(ctx: IdentityContext, input: PasswordLogin, ip: string) {
   checkOrganization(ctx, input.organizationId)
   const key = emailKey(input.email)
-  checkNotLocked(ctx, [key, ipKey(ip)], 'login.locked')
+  checkAttemptAllowed(ctx, key, ip, 'login.locked')
   countAttempt(ctx, key, ip)
   const member = ctx.members.memberByEmail(input.email)
   let ok = false
@@ -50,13 +52,13 @@ export async function passwordAuthenticate(ctx: IdentityContext, input: Password
     ctx.audit('login.failed', { memberId: member?.memberId, subject: input.email, ip, detail: { reason } })
     throw errors.unauthorized()
   }
-  ctx.throttle.clear(key)
+  clearAttempts(ctx, key, ip)
   if (!member.phone) {
     ctx.audit('login.no_phone', { memberId: member.memberId, ip })
     throw errors.noPhone()
   }
   ctx.audit('login.password_ok', { memberId: member.memberId, ip })
-  const minutes = sessionLength(ctx, input.sessionMinutes, ctx.settings.sessionMinutes.login)
+  const minutes = sessionLength(input.sessionMinutes, ctx.settings.sessionMinutes.login)
   return intermediateBody(ctx, member, [passwordFactor(member, ctx.now())], minutes)
 }
 
@@ -68,14 +70,27 @@ export interface ResetStart {
   codeChallenge: string | null
 }
 
-/** The reset link: the configured public URL (or the request origin) + the app's reset route. */
-export function resetLink(
-  ctx: IdentityContext,
-  requestOrigin: string,
-  redirectUrl: string | null,
-  token: string,
-) {
-  const base = ctx.publicUrl ?? requestOrigin
+/** Hosts a reset link may be built from when EMBERLINE_PUBLIC_URL is not set: loopback only. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i
+
+/**
+ * The base URL of reset links: EMBERLINE_PUBLIC_URL, else the request's own origin only when its
+ * host is a loopback address or on EMBERLINE_ALLOWED_HOSTS — never an arbitrary Host header, which
+ * would let anyone mail a member a reset link to their own server. Null when none may be used.
+ */
+export function resetLinkBase(ctx: IdentityContext, requestOrigin: string): string | null {
+  if (ctx.publicUrl) return ctx.publicUrl
+  let host: string
+  try {
+    host = new URL(requestOrigin).host.toLowerCase()
+  } catch {
+    return null
+  }
+  return LOOPBACK.test(host) || ctx.allowedHosts.includes(host) ? requestOrigin : null
+}
+
+/** The reset link: the base (resetLinkBase) + the app's reset route (or a same-origin redirect). */
+export function resetLink(ctx: IdentityContext, base: string, redirectUrl: string | null, token: string) {
   let path = ctx.settings.resetPath
   if (redirectUrl) {
     try {
@@ -89,8 +104,10 @@ export function resetLink(
 }
 
 /**
- * passwords/email/reset/start: always the same empty success, so it reveals nothing about
- * which addresses exist; repeated requests for one address or client are dropped silently.
+ * passwords/email/reset/start: always the same empty success after the same work, so it reveals
+ * nothing about which addresses exist: the token is made and hashed for unknown addresses too,
+ * and the e-mail is handed to delivery without waiting for it. Repeated requests for one address
+ * or client are dropped silently.
  */
 export async function resetStart(ctx: IdentityContext, input: ResetStart, requestOrigin: string, ip: string) {
   checkOrganization(ctx, input.organizationId)
@@ -104,30 +121,36 @@ export async function resetStart(ctx: IdentityContext, input: ResetStart, reques
   ctx.throttle.fail(key, maxFailures, now)
   ctx.throttle.fail(`reset:${ipKey(ip)}`, ipMaxFailures, now)
   const member = ctx.members.memberByEmail(input.email)
+  const token = newToken()
+  const tokenHash = sha256(token)
   if (!member || member.status !== 'active') {
     ctx.audit('reset.unknown', { subject: input.email, ip })
     return {}
   }
-  const token = newToken()
+  const base = resetLinkBase(ctx, requestOrigin)
+  if (!base) {
+    ctx.audit('reset.host_refused', { memberId: member.memberId, ip, detail: { origin: requestOrigin } })
+    return {}
+  }
   const maxMinutes = ctx.settings.resetTokenExpiryMinutes
   const minutes = Math.min(input.expirationMinutes ?? maxMinutes, maxMinutes)
-  ctx.tokens.insertResetToken(
-    sha256(token),
-    member.memberId,
-    input.codeChallenge,
-    now,
-    now + minutes * 60_000,
-  )
-  const link = resetLink(ctx, requestOrigin, input.redirectUrl, token)
-  await ctx.delivery.email({
-    to: member.email,
-    memberId: member.memberId,
-    token,
-    link,
-    text: `Reset your ${ctx.settings.productName} password: ${link} (valid ${minutes} minutes).`,
-  })
-  ctx.audit('reset.sent', { memberId: member.memberId, ip })
-  return { member_id: member.memberId }
+  ctx.tokens.insertResetToken(tokenHash, member.memberId, input.codeChallenge, now, now + minutes * 60_000)
+  const link = resetLink(ctx, base, input.redirectUrl, token)
+  // Not awaited: a slow gateway must not tell a known address from an unknown one.
+  ctx.delivery
+    .email({
+      to: member.email,
+      memberId: member.memberId,
+      token,
+      link,
+      text: `Reset your ${ctx.settings.productName} password: ${link} (valid ${minutes} minutes).`,
+    })
+    .then(
+      () => ctx.audit('reset.sent', { memberId: member.memberId, ip }),
+      (err: unknown) =>
+        ctx.audit('reset.delivery_failed', { memberId: member.memberId, ip, detail: { error: String(err) } }),
+    )
+  return {}
 }
 
 export interface PasswordReset {
@@ -168,8 +191,12 @@ export async function resetPassword(ctx: IdentityContext, input: PasswordReset, 
   }
   const problem = passwordProblem(ctx.settings, input.password, member.email)
   if (problem) throw errors.weakPassword(problem)
+  if (member.passwordHash && (await verifyPassword(input.password, member.passwordHash)))
+    throw errors.samePassword()
   if (!ctx.tokens.useResetToken(hash, ctx.now())) throw errors.resetToken()
   const now = ctx.now()
+  // Every other outstanding reset link of the member stops working.
+  const otherLinks = ctx.tokens.useMemberResetTokens(member.memberId, now)
   ctx.members.updateMember(
     member.memberId,
     { passwordHash: await hashPassword(input.password), passwordId: newId('member-password') },
@@ -177,13 +204,17 @@ export async function resetPassword(ctx: IdentityContext, input: PasswordReset, 
   )
   const revoked = ctx.members.revokeMemberSessions(member.memberId, now)
   ctx.throttle.clear(emailKey(member.email))
-  ctx.audit('password.reset', { memberId: member.memberId, ip, detail: { revokedSessions: revoked } })
+  ctx.audit('password.reset', {
+    memberId: member.memberId,
+    ip,
+    detail: { revokedSessions: revoked, invalidatedResetLinks: otherLinks },
+  })
   if (!member.phone) throw errors.noPhone()
   const factor = {
     ...passwordFactor(member, now),
     delivery_method: 'email' as const,
     type: 'password_reset' as const,
   }
-  const minutes = sessionLength(ctx, input.sessionMinutes, ctx.settings.sessionMinutes.reset)
+  const minutes = sessionLength(input.sessionMinutes, ctx.settings.sessionMinutes.reset)
   return intermediateBody(ctx, member, [factor], minutes)
 }

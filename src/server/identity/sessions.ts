@@ -3,7 +3,7 @@ import type { VerifiedSession } from '../auth/sessionVerifier'
 import type { IdentityContext } from './context'
 import { newId, newToken, sha256 } from './crypto'
 import { errors } from './errors'
-import { sessionLength } from './guards'
+import { sessionCapMinutes, sessionLength } from './guards'
 import { memberJson, memberSessionJson, organizationJson } from './responses'
 import { looksLikeJwt, signSessionJwt, verifySessionJwt } from './sessionJwt'
 
@@ -63,7 +63,11 @@ export function liveSessionByToken(ctx: IdentityContext, token: string) {
   return live(ctx, ctx.members.sessionByTokenHash(sha256(token)))
 }
 
-/** sessions/authenticate: checks the opaque token, optionally extends, signs a fresh JWT. */
+/**
+ * sessions/authenticate: checks the opaque token, optionally extends it, signs a fresh JWT. An
+ * extension never reaches past the session's start + the length allowed for how it was made
+ * (sessionCapMinutes: a reset session stays within its 60 minutes).
+ */
 export async function refreshSession(
   ctx: IdentityContext,
   token: string | null,
@@ -72,8 +76,10 @@ export async function refreshSession(
   const found = token ? liveSessionByToken(ctx, token) : null
   if (!token || !found) throw errors.noSession()
   const now = ctx.now()
-  const minutes = extendMinutes ? sessionLength(ctx, extendMinutes, extendMinutes) : null
-  const expiresAt = minutes ? now + minutes * 60_000 : found.session.expiresAt
+  const capMinutes = sessionCapMinutes(ctx, found.session.factors)
+  const cap = found.session.startedAt + capMinutes * 60_000
+  const minutes = extendMinutes ? sessionLength(extendMinutes, capMinutes) : null
+  const expiresAt = Math.min(minutes ? now + minutes * 60_000 : found.session.expiresAt, cap)
   ctx.members.touchSession(found.session.sessionId, now, expiresAt)
   const session = { ...found.session, lastAccessedAt: now, expiresAt }
   return {

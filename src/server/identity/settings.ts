@@ -30,8 +30,21 @@ export interface IdentitySettings {
   jwtMinutes: number
   resetPath: string
   passwordMinLength: number
-  throttle: { maxFailures: number; ipMaxFailures: number; windowMinutes: number; lockMinutes: number }
-  otp: { digits: number; expiryMinutes: number; maxAttempts: number; maxSends: number }
+  throttle: {
+    maxFailures: number
+    ipMaxFailures: number
+    memberMaxFailures: number
+    windowMinutes: number
+    lockMinutes: number
+  }
+  otp: {
+    digits: number
+    expiryMinutes: number
+    maxAttempts: number
+    maxSends: number
+    maxSendsPerMemberHour: number
+    maxSendsPerPhoneHour: number
+  }
   resetTokenExpiryMinutes: number
   sessionMinutes: { login: number; sms: number; reset: number; intermediate: number }
   rbac: RbacPolicy & { defaultRoles: string[]; firstMemberRoles: string[] }
@@ -46,8 +59,21 @@ interface IdentityConfigShape {
   jwtMinutes?: number
   resetPath?: string
   passwordMinLength?: number
-  throttle?: { maxFailures?: number; ipMaxFailures?: number; windowMinutes?: number; lockMinutes?: number }
-  otp?: { digits?: number; expiryMinutes?: number; maxAttempts?: number; maxSends?: number }
+  throttle?: {
+    maxFailures?: number
+    ipMaxFailures?: number
+    memberMaxFailures?: number
+    windowMinutes?: number
+    lockMinutes?: number
+  }
+  otp?: {
+    digits?: number
+    expiryMinutes?: number
+    maxAttempts?: number
+    maxSends?: number
+    maxSendsPerMemberHour?: number
+    maxSendsPerPhoneHour?: number
+  }
   resetTokenExpiryMinutes?: number
   rbac?: {
     roles?: readonly { role_id: string; description?: string; permissions?: readonly RbacPermissionShape[] }[]
@@ -89,6 +115,7 @@ export function identitySettingsFrom(
     throttle: {
       maxFailures: identity.throttle?.maxFailures ?? 10,
       ipMaxFailures: identity.throttle?.ipMaxFailures ?? 50,
+      memberMaxFailures: identity.throttle?.memberMaxFailures ?? 10 * (identity.throttle?.maxFailures ?? 10),
       windowMinutes: identity.throttle?.windowMinutes ?? 15,
       lockMinutes: identity.throttle?.lockMinutes ?? 15,
     },
@@ -97,6 +124,8 @@ export function identitySettingsFrom(
       expiryMinutes: identity.otp?.expiryMinutes ?? 5,
       maxAttempts: identity.otp?.maxAttempts ?? 5,
       maxSends: identity.otp?.maxSends ?? 5,
+      maxSendsPerMemberHour: identity.otp?.maxSendsPerMemberHour ?? 10,
+      maxSendsPerPhoneHour: identity.otp?.maxSendsPerPhoneHour ?? 10,
     },
     resetTokenExpiryMinutes: identity.resetTokenExpiryMinutes ?? 30,
     sessionMinutes: {

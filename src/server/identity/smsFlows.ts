@@ -3,13 +3,17 @@ import type { IdentityContext } from './context'
 import { hashCode, newNumericCode, newToken, safeEqual, sha256 } from './crypto'
 import { errors } from './errors'
 import {
+  checkAttemptAllowed,
   checkIntermediate,
   checkNotLocked,
   checkOrganization,
+  clearAttempts,
   countAttempt,
+  emailKey,
   ipKey,
   memberKey,
   recordFailure,
+  sessionCapMinutes,
   sessionLength,
 } from './guards'
 import { memberJson, organizationJson } from './responses'
@@ -30,14 +34,29 @@ export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) 
   if (!member || member.status !== 'active') throw errors.intermediateSession()
   if (!member.phone) throw errors.noPhone()
   if (input.phone && input.phone.replace(/[\s()-]/g, '') !== member.phone) throw errors.phoneMismatch()
+  // A member locked by wrong codes or passwords from this address gets no more codes here.
+  checkNotLocked(
+    ctx,
+    [memberKey(member.memberId), `${memberKey(member.memberId)}@${ipKey(ip)}`, emailKey(member.email)],
+    'sms.locked',
+  )
   if (record.sends >= ctx.settings.otp.maxSends) {
     ctx.audit('sms.too_many', { memberId: member.memberId, ip })
     throw errors.tooManySends()
   }
-  const { digits, expiryMinutes } = ctx.settings.otp
+  const { digits, expiryMinutes, maxSendsPerMemberHour, maxSendsPerPhoneHour } = ctx.settings.otp
+  const now = ctx.now()
+  // Hourly caps per member and per phone number, across intermediate sessions and addresses.
+  const perMember = `sms-sent:${memberKey(member.memberId)}`
+  const perPhone = `sms-sent:phone:${member.phone}`
+  if (ctx.smsQuota.lockedFor(perMember, now) > 0 || ctx.smsQuota.lockedFor(perPhone, now) > 0) {
+    ctx.audit('sms.hourly_cap', { memberId: member.memberId, ip })
+    throw errors.tooManySendsPerHour()
+  }
+  ctx.smsQuota.fail(perMember, maxSendsPerMemberHour, now)
+  ctx.smsQuota.fail(perPhone, maxSendsPerPhoneHour, now)
   const code = newNumericCode(digits)
   const salt = newToken(12)
-  const now = ctx.now()
   ctx.tokens.countIntermediateSend(sha256(input.intermediateToken))
   ctx.tokens.replaceOtp(member.memberId, hashCode(code, salt), salt, now, now + expiryMinutes * 60_000)
   await ctx.delivery.sms({
@@ -69,7 +88,7 @@ export interface SmsAuthenticate {
 export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthenticate, ip: string) {
   checkOrganization(ctx, input.organizationId)
   const key = memberKey(input.memberId)
-  checkNotLocked(ctx, [key, ipKey(ip)], 'sms.locked')
+  checkAttemptAllowed(ctx, key, ip, 'sms.locked')
   const ist = checkIntermediate(ctx, input.intermediateToken, input.memberId)
   const member = ctx.members.memberById(input.memberId)
   if (!member || member.status !== 'active' || !member.phone) throw errors.intermediateSession()
@@ -93,7 +112,7 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   if (!ctx.tokens.consumeOtp(otp.id, now)) throw errors.otpInvalid()
   if (!ctx.tokens.consumeIntermediate(sha256(input.intermediateToken), now))
     throw errors.intermediateSession()
-  ctx.throttle.clear(key)
+  clearAttempts(ctx, key, ip)
   const smsFactor: AuthFactor = {
     delivery_method: 'sms',
     type: 'otp',
@@ -101,9 +120,10 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
     phone_number_factor: { phone_id: `phone-${member.memberId}`, phone_number: member.phone },
     sequence_order: 'SECONDARY',
   }
-  const requested = sessionLength(ctx, input.sessionMinutes, ctx.settings.sessionMinutes.sms)
-  const minutes = Math.min(requested, ist.sessionMinutes ?? requested)
-  const issued = await issueSession(ctx, member, [...ist.factors, smsFactor], minutes)
+  const factors = [...ist.factors, smsFactor]
+  const requested = sessionLength(input.sessionMinutes, ctx.settings.sessionMinutes.sms)
+  const minutes = Math.min(requested, ist.sessionMinutes ?? requested, sessionCapMinutes(ctx, factors))
+  const issued = await issueSession(ctx, member, factors, minutes)
   ctx.audit('login.success', {
     memberId: member.memberId,
     ip,

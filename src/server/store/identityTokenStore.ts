@@ -160,6 +160,13 @@ export function createIdentityTokenStore(db: Database.Database) {
       )
     },
 
+    /** Marks every unused reset token of a member used (a reset ends all other outstanding links). */
+    useMemberResetTokens(memberId: string, at: number): number {
+      return db
+        .prepare('UPDATE identity_reset_tokens SET used_at = ? WHERE member_id = ? AND used_at IS NULL')
+        .run(at, memberId).changes
+    },
+
     throttle(key: string): ThrottleRecord | null {
       const row = db.prepare('SELECT * FROM identity_throttle WHERE key = ?').get(key) as
         { failures: number; window_start: number; locked_until: number } | undefined

@@ -26,6 +26,8 @@ export interface IdentityTestApp {
   /** `Authorization` header value as the SDK sends it. */
   basic(secret?: string): string
   outbox(channel: 'sms' | 'email'): Record<string, string>[]
+  /** The outbox once it holds at least `count` messages (reset e-mails are sent without waiting). */
+  waitForOutbox(channel: 'sms' | 'email', count: number): Promise<Record<string, string>[]>
   close(): Promise<void>
 }
 
@@ -94,6 +96,14 @@ export async function identityTestApp(
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, string>)
     },
+    async waitForOutbox(channel, count) {
+      for (let i = 0; i < 200; i++) {
+        const messages = this.outbox(channel)
+        if (messages.length >= count) return messages
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      throw new Error(`the ${channel} outbox did not reach ${count} messages`)
+    },
     async close() {
       await app.close()
       db.close()
@@ -139,7 +149,7 @@ export async function signInThroughRoutes(t: IdentityTestApp, password = TEST_PA
       data: {
         session_token: string
         session_jwt: string
-        member_session: { member_session_id: string; expires_at: string }
+        member_session: { member_session_id: string; expires_at: string; started_at: string }
       }
     }
   ).data
