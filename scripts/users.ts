@@ -1,9 +1,8 @@
 // Admin CLI for identity members: `npm run users -- add|list|disable|enable|reset-password|set-phone|set-roles|audit`.
 import fs from 'node:fs'
 import path from 'node:path'
-import Database from 'better-sqlite3'
 import { runUsersCli } from '../src/server/identity/usersCli'
-import { migrate } from '../src/server/store/migrate'
+import { openAccountsDb } from '../src/server/store/accountsDb'
 import { STORE_FILE } from '../src/server/store/sqliteStore'
 
 const argv = process.argv.slice(2)
@@ -15,11 +14,8 @@ if (at >= 0) {
   argv.splice(at, arg.includes('=') ? 1 : 2)
 }
 fs.mkdirSync(dataDir, { recursive: true })
-const db = new Database(path.join(dataDir, STORE_FILE))
-db.pragma('journal_mode = WAL')
-db.pragma('busy_timeout = 5000')
-db.pragma('foreign_keys = ON')
-migrate(db)
+// Members live in the accounts database; a store from before it moves them there first.
+const db = openAccountsDb(dataDir, path.join(dataDir, STORE_FILE))
 const code = await runUsersCli(argv, { db, print: (line) => process.stdout.write(`${line}\n`) })
 db.close()
 process.exit(code)

@@ -105,7 +105,7 @@ async function send(method: string, url: string, payload?: string, headers: Reco
 
 function snapshot(): string {
   const datasets = t.store.catalog.datasets.map((d) => [d.id, t.store.info(d.id)])
-  const members = createIdentityStore(t.store.db)
+  const members = createIdentityStore(t.store.accounts)
     .listMembers()
     .map((m) => [m.memberId, m.email, m.status])
   return JSON.stringify({ datasets, members })

@@ -23,7 +23,7 @@ beforeAll(async () => {
   dataDir = tempDir('emberline-identity-api-')
   store = openStore(dataDir, defaultCatalog())
   await ensureFirstMember(
-    store.db,
+    store.accounts,
     {
       EMBERLINE_ADMIN_EMAIL: admin.email,
       EMBERLINE_ADMIN_PASSWORD: admin.password,

@@ -9,6 +9,7 @@ import {
   TEST_PASSWORD,
   type IdentityTestApp,
 } from '../../src/server/identity/testing/identityTestApp'
+import { ACCOUNTS_MIGRATIONS_DIR } from '../../src/server/store/accountsDb'
 import { migrate } from '../../src/server/store/migrate'
 
 describe('edge paths of the bundled provider', () => {
@@ -62,7 +63,7 @@ describe('hosted mode', () => {
   let db: Database.Database
   beforeEach(() => {
     db = new Database(':memory:')
-    migrate(db)
+    migrate(db, ACCOUNTS_MIGRATIONS_DIR)
   })
   afterEach(() => db.close())
 

@@ -5,7 +5,7 @@ import { meRoutes } from './meRoutes'
 import { sdkRoutes } from './sdkRoutes'
 
 export interface IdentityPluginOptions {
-  /** Built by createIdentity(); by default made from `app.store.db` and `app.appOptions.dataDir`. */
+  /** Built by createIdentity(); by default from `app.store.accounts` and `app.appOptions.dataDir`. */
   identity?: Identity
   /** The verifier /api/me uses (defaults to the app's verifier, else the identity's own). */
   verifier?: SessionVerifier
@@ -19,7 +19,7 @@ export interface IdentityPluginOptions {
  */
 export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
   const identity =
-    opts.identity ?? (await createIdentity({ db: app.store.db, dataDir: app.appOptions.dataDir }))
+    opts.identity ?? (await createIdentity({ db: app.store.accounts, dataDir: app.appOptions.dataDir }))
   const appVerifier = opts.identity ? undefined : app.appOptions.verifier
   if (!opts.identity && !appVerifier) app.sessionAuth.setVerifier(identity.verifier)
   const verifier = opts.verifier ?? appVerifier ?? identity.verifier

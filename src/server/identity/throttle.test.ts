@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createIdentityTokenStore } from '../store/identityTokenStore'
+import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
 import { migrate } from '../store/migrate'
 import { createThrottle, type Throttle } from './throttle'
 
@@ -9,7 +10,7 @@ let throttle: Throttle
 
 beforeEach(() => {
   const db = new Database(':memory:')
-  migrate(db)
+  migrate(db, ACCOUNTS_MIGRATIONS_DIR)
   throttle = createThrottle(createIdentityTokenStore(db), { windowMinutes: 15, lockMinutes: 15 })
 })
 

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createIdentityStore } from '../store/identityStore'
+import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
 import { migrate } from '../store/migrate'
 import { verifyPassword } from './crypto'
 import { ensureFirstMember } from './firstMember'
@@ -12,7 +13,7 @@ const run = (...argv: string[]) => runUsersCli(argv, { db, print: (l) => out.pus
 
 beforeEach(() => {
   db = new Database(':memory:')
-  migrate(db)
+  migrate(db, ACCOUNTS_MIGRATIONS_DIR)
   out = []
 })
 

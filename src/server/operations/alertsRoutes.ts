@@ -14,7 +14,7 @@ export interface AlertsRoutesOptions {
   settings?: AlertsSettings
   /** The engine's "now": defaults to the demo reference noon in demo mode, else the real clock. */
   now?: () => number
-  /** Defaults to the alert_acks table of `app.store.db`. */
+  /** Defaults to the alert_acks table of the accounts database (`app.store.accounts`). */
   acks?: AlertsStore
   /** Clock of acknowledgements (defaults to Date.now). */
   ackClock?: () => number
@@ -45,7 +45,7 @@ function engineClock(demo: boolean): () => number {
 export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptions): Promise<void> {
   const settings = opts.settings ?? operationsConfig.alerts
   const engine = new AlertsEngine(app.store, settings, opts.now ?? engineClock(app.appOptions.demo))
-  const acks = opts.acks ?? createAlertsStore(app.store.db)
+  const acks = opts.acks ?? createAlertsStore(app.store.accounts)
   const ackClock = opts.ackClock ?? Date.now
   const severities = settings.severities.map((s) => ({
     id: s.id,

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { installRouteAuth } from '../auth/routeAuth'
 import type { SessionVerifier } from '../auth/sessionVerifier'
-import { MIGRATIONS_DIR } from '../store/migrate'
+import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
 import { createPreferencesStore } from '../store/preferencesStore'
 import { preferencesRoutes } from './preferencesRoutes'
 
@@ -29,7 +29,7 @@ let db: Database.Database
 
 beforeEach(async () => {
   db = new Database(':memory:')
-  db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, '060_member_preferences.sql'), 'utf8'))
+  db.exec(fs.readFileSync(path.join(ACCOUNTS_MIGRATIONS_DIR, '060_member_preferences.sql'), 'utf8'))
   app = Fastify()
   installRouteAuth(app, verifier, { cookieName: 'stytch_session' })
   await app.register(preferencesRoutes, { store: createPreferencesStore(db), now: () => 1000 })

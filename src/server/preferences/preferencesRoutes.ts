@@ -10,7 +10,7 @@ import { badRequest } from '../data/httpErrors'
 import { createPreferencesStore, type PreferencesStore } from '../store/preferencesStore'
 
 export interface PreferencesRoutesOptions {
-  /** Defaults to the member_preferences table of `app.store.db`. */
+  /** Defaults to the member_preferences table of the accounts database (`app.store.accounts`). */
   store?: PreferencesStore
   /** Defaults to appConfig.preferences. */
   definitions?: readonly PreferenceDefinition[]
@@ -24,7 +24,7 @@ export interface PreferencesRoutesOptions {
  * The app's route check (default deny) has verified the session before the handler runs.
  */
 export async function preferencesRoutes(app: FastifyInstance, opts: PreferencesRoutesOptions): Promise<void> {
-  const store = opts.store ?? createPreferencesStore(app.store.db)
+  const store = opts.store ?? createPreferencesStore(app.store.accounts)
   const now = opts.now ?? Date.now
 
   function current(memberId: string): MemberPreferences {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createAlertsStore, type AlertsStore } from './alertsStore'
 import { createIdentityStore } from './identityStore'
+import { ACCOUNTS_MIGRATIONS_DIR } from './accountsDb'
 import { migrate } from './migrate'
 
 let db: Database.Database
@@ -16,7 +17,7 @@ const events = () =>
 
 beforeEach(() => {
   db = new Database(':memory:')
-  migrate(db)
+  migrate(db, ACCOUNTS_MIGRATIONS_DIR)
   acks = createAlertsStore(db)
 })
 

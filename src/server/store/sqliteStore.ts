@@ -7,6 +7,7 @@ import type { ColumnFilter, ColumnIndex, SortKey } from './columnIndex'
 import { DatasetRecords } from './datasetRecords'
 import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
 import { migrate } from './migrate'
+import { openAccountsDb } from './accountsDb'
 import { tileRows, type TileRows } from './tileRows'
 import { aggregateZooms } from '../tiles/tilePolicy'
 import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, Store, StoredFeature } from './Store'
@@ -28,7 +29,15 @@ export class SqliteStore implements Store {
     /** The SQLite handle, for other areas' query modules under src/server/store/. */
     readonly db: Database.Database,
     readonly catalog: Catalog,
+    /** The accounts database (identity, audit, preferences, acks); null in read-only workers. */
+    private readonly accountsHandle: Database.Database | null = null,
   ) {}
+
+  /** The accounts database beside the feature store (see accountsDb.ts). */
+  get accounts(): Database.Database {
+    if (!this.accountsHandle) throw new Error('this store was opened without its accounts database')
+    return this.accountsHandle
+  }
 
   dataset(id: string): DatasetDef | undefined {
     return this.catalog.datasets.find((d) => d.id === id)
@@ -199,6 +208,7 @@ export class SqliteStore implements Store {
 
   close(): void {
     if (this.db.open) this.db.close()
+    if (this.accountsHandle?.open) this.accountsHandle.close()
   }
 }
 
@@ -221,7 +231,9 @@ function storedFeature(d: DatasetDef, row: unknown[]): StoredFeature {
 /** Opens (creating if needed) the store in `dataDir`: WAL, migrations, one table pair per dataset. */
 export function openStore(dataDir: string, catalog: Catalog): SqliteStore {
   fs.mkdirSync(dataDir, { recursive: true })
-  const db = new Database(path.join(dataDir, STORE_FILE))
+  const file = path.join(dataDir, STORE_FILE)
+  const existed = fs.existsSync(file)
+  const db = new Database(file)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
@@ -230,7 +242,8 @@ export function openStore(dataDir: string, catalog: Catalog): SqliteStore {
   db.pragma('busy_timeout = 5000')
   migrate(db)
   ensureDatasetTables(db, catalog.datasets)
-  const store = new SqliteStore(db, catalog)
+  const accounts = openAccountsDb(dataDir, existed ? file : undefined)
+  const store = new SqliteStore(db, catalog, accounts)
   for (const d of catalog.datasets) {
     const zooms = store.aggregateZooms(d.id).join(',')
     const have = db.prepare('SELECT agg_levels FROM datasets WHERE id = ?').pluck().get(d.id)

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { exportJWK, generateKeyPair } from 'jose'
 import { createIdentityStore } from '../../store/identityStore'
+import { ACCOUNTS_MIGRATIONS_DIR } from '../../store/accountsDb'
 import { migrate } from '../../store/migrate'
 import { createBundledVerifier } from '../bundledVerifier'
 import { createIdentityContext, type IdentityContext } from '../context'
@@ -52,7 +53,7 @@ export async function identityTestApp(
 ) {
   const settings = opts.settings ?? identitySettings
   const db = new Database(':memory:')
-  migrate(db)
+  migrate(db, ACCOUNTS_MIGRATIONS_DIR)
   const key = await testKey()
   createIdentityStore(db).insertSigningKey(key.kid, key.priv, key.pub, 0)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-identity-'))
