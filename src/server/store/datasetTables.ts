@@ -20,8 +20,7 @@ function sqlType(f: FieldDef): string {
   return f.type === 'number' ? 'REAL' : 'TEXT'
 }
 
-function createSql(d: DatasetDef): string[] {
-  const { features } = tableNames(d.id)
+function createSql(d: DatasetDef, features = tableNames(d.id).features): string[] {
   const cols = d.fields.map((f) => `${fieldColumn(f.name)} ${sqlType(f)}`)
   return [
     `CREATE TABLE IF NOT EXISTS ${features} (id INTEGER PRIMARY KEY, minx REAL NOT NULL, miny REAL NOT NULL,
@@ -49,6 +48,44 @@ export function ensureDatasetTables(db: Database.Database, datasets: readonly Da
       }
     }
   })()
+}
+
+/** The table a replacement is written into beside the live one, then renamed over it. */
+export function stagingTable(datasetId: string): string {
+  return `${tableNames(datasetId).features}__staging`
+}
+
+/** (Re)creates the empty staging table of a dataset (inside the caller's transaction). */
+export function createStagingTable(db: Database.Database, d: DatasetDef): string {
+  const staging = stagingTable(d.id)
+  db.exec(`DROP TABLE IF EXISTS ${staging}`)
+  for (const sql of createSql(d, staging)) db.exec(sql)
+  return staging
+}
+
+/**
+ * Puts the filled staging table in place of the live one (inside the caller's short transaction):
+ * the live table is renamed aside (`__old`, emptied and dropped afterwards by dropRetired), so
+ * the swap itself moves no rows.
+ */
+export function swapInStaging(db: Database.Database, d: DatasetDef): void {
+  const { features, rtree } = tableNames(d.id)
+  db.exec(`DROP TABLE IF EXISTS ${features}__old`)
+  db.exec(`ALTER TABLE ${features} RENAME TO ${features}__old`)
+  db.exec(`ALTER TABLE ${stagingTable(d.id)} RENAME TO ${features}`)
+  db.exec(`DROP TABLE IF EXISTS ${rtree}`)
+}
+
+/** Empties the retired table in short transactions of `chunk` rows, then drops it. */
+export function dropRetired(db: Database.Database, d: DatasetDef, chunk = 50_000): void {
+  const old = `${tableNames(d.id).features}__old`
+  const exists = () => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(old)
+  if (!exists()) return
+  const remove = db.prepare(`DELETE FROM ${old} WHERE id IN (SELECT id FROM ${old} LIMIT ?)`)
+  while (remove.run(chunk).changes > 0) {
+    // each DELETE is its own short write transaction
+  }
+  db.exec(`DROP TABLE IF EXISTS ${old}`)
 }
 
 /** Drops and recreates a dataset's table (inside the caller's transaction); drops a legacy R*Tree. */

@@ -2,7 +2,14 @@ import type Database from 'better-sqlite3'
 import type { Geometry } from 'geojson'
 import type { DatasetDef, FieldDef } from './catalog'
 import { ColumnIndexBuilder, persistColumnIndex } from './columnIndexStore'
-import { fieldColumn, recreateDatasetTables, tableNames } from './datasetTables'
+import {
+  createStagingTable,
+  dropRetired,
+  fieldColumn,
+  recreateDatasetTables,
+  swapInStaging,
+  tableNames,
+} from './datasetTables'
 import { countCells, writeCells, type ZoomCells } from './aggregateCells'
 import type { ColumnIndex } from './columnIndex'
 import { encodeGeometry, mercX, mercY, toParts } from './geometryCodec'
@@ -100,80 +107,140 @@ export function replaceDataset(
   return replaceDatasetRows(db, d, encodeAll(d, features), options)
 }
 
-/** `replaceDataset` over rows already encoded (e.g. by an import worker thread). */
+/** Rows per write transaction while a replacement fills its staging table (a multiple of BATCH). */
+const COMMIT_EVERY = BATCH * 800
+
+interface Filled {
+  n: number
+  box: number[]
+  centerX: number[]
+  centerY: number[]
+  index: ColumnIndexBuilder
+}
+
+/**
+ * `replaceDataset` over rows already encoded (e.g. by an import worker thread). The new rows are
+ * written beside the live ones, into a staging table, in transactions of COMMIT_EVERY rows, so
+ * the store's write lock is never held for long (readers never wait in WAL mode; writers such as
+ * the server's own saves wait one batch at most). Then one short transaction swaps the staging
+ * table in and writes the version, bbox, cells and column index: readers see the old data or the
+ * new, never a mix. On any error the staging table goes and the live data stays as it was.
+ * Inside a caller's transaction (the demo seed) everything happens in that transaction instead.
+ */
 export function replaceDatasetRows(
   db: Database.Database,
   d: DatasetDef,
   rows: Iterable<EncodedRow>,
   options: ReplaceOptions,
 ): number {
-  const { aggZooms, onProgress, precomputed } = options
+  if (db.inTransaction) {
+    recreateDatasetTables(db, d)
+    return finish(db, d, fillTable(db, d, tableNames(d.id).features, rows, options, null), options)
+  }
+  const staging = db.transaction(() => createStagingTable(db, d))()
+  try {
+    db.exec('BEGIN IMMEDIATE')
+    const filled = fillTable(db, d, staging, rows, options, () => {
+      db.exec('COMMIT')
+      db.exec('BEGIN IMMEDIATE')
+    })
+    db.exec('COMMIT')
+    const n = db.transaction(() => {
+      swapInStaging(db, d)
+      return finish(db, d, filled, options)
+    })()
+    dropRetired(db, d)
+    return n
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK')
+    db.exec(`DROP TABLE IF EXISTS ${staging}`)
+    throw err
+  }
+}
+
+/** Inserts the rows into `table` (multi-row INSERTs), computing bbox, centres and column index. */
+function fillTable(
+  db: Database.Database,
+  d: DatasetDef,
+  table: string,
+  rows: Iterable<EncodedRow>,
+  options: ReplaceOptions,
+  commit: (() => void) | null,
+): Filled {
+  const { onProgress, precomputed } = options
   const indexFields = options.indexFields ?? []
-  const { features: table } = tableNames(d.id)
   const cols = d.fields.map((f) => fieldColumn(f.name))
   const width = 7 + cols.length
   const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`
   const indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
-  const run = db.transaction(() => {
-    recreateDatasetTables(db, d)
-    const sql = `INSERT INTO ${table} (id, minx, miny, maxx, maxy, size, geom${cols.map((c) => ', ' + c).join('')}) VALUES `
-    const insertMany = db.prepare(sql + Array.from({ length: BATCH }, () => tuple).join(', '))
-    const insertOne = db.prepare(sql + tuple)
-    const pending: unknown[] = []
-    const centerX: number[] = []
-    const centerY: number[] = []
-    const index = new ColumnIndexBuilder(indexFields)
-    const picked: unknown[] = new Array<unknown>(indexFields.length)
-    let n = 0
-    const box = [Infinity, Infinity, -Infinity, -Infinity]
-    for (const g of rows) {
-      const values = g.values
-      n += 1
-      pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
-      for (const v of values) pending.push(v)
-      if (pending.length === width * BATCH) {
-        insertMany.run(pending)
-        pending.length = 0
-      }
-      if (g.minx < (box[0] as number)) box[0] = g.minx
-      if (g.miny < (box[1] as number)) box[1] = g.miny
-      if (g.maxx > (box[2] as number)) box[2] = g.maxx
-      if (g.maxy > (box[3] as number)) box[3] = g.maxy
-      if (!precomputed) {
-        for (let j = 0; j < indexAt.length; j++) picked[j] = values[indexAt[j] as number]
-        index.add(n, picked)
-        centerX.push(mercX((g.minx + g.maxx) / 2))
-        centerY.push(mercY((g.miny + g.maxy) / 2))
-      }
-      if (onProgress && n % 10000 === 0) onProgress(n)
+  const sql = `INSERT INTO ${table} (id, minx, miny, maxx, maxy, size, geom${cols.map((c) => ', ' + c).join('')}) VALUES `
+  const insertMany = db.prepare(sql + Array.from({ length: BATCH }, () => tuple).join(', '))
+  const insertOne = db.prepare(sql + tuple)
+  const pending: unknown[] = []
+  const filled: Filled = {
+    n: 0,
+    box: [Infinity, Infinity, -Infinity, -Infinity],
+    centerX: [],
+    centerY: [],
+    index: new ColumnIndexBuilder(indexFields),
+  }
+  const { box, centerX, centerY, index } = filled
+  const picked: unknown[] = new Array<unknown>(indexFields.length)
+  for (const g of rows) {
+    const values = g.values
+    const n = ++filled.n
+    pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
+    for (const v of values) pending.push(v)
+    if (pending.length === width * BATCH) {
+      insertMany.run(pending)
+      pending.length = 0
     }
-    for (let i = 0; i < pending.length; i += width) insertOne.run(pending.slice(i, i + width))
-    const extras = precomputed
-      ? precomputed()
-      : { cells: countCells(centerX, centerY, aggZooms), index: index.build() }
-    if (extras.index.ids.length !== n)
-      throw new Error(`column index has ${extras.index.ids.length} rows, expected ${n}`)
-    writeCells(db, d.id, extras.cells)
-    const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0) + 1
-    db.prepare(
-      `UPDATE datasets SET version = ?, feature_count = ?, minx = ?, miny = ?, maxx = ?, maxy = ?,
-       agg_levels = ?, updated_at = ? WHERE id = ?`,
-    ).run(
-      version,
-      n,
-      n ? box[0] : null,
-      n ? box[1] : null,
-      n ? box[2] : null,
-      n ? box[3] : null,
-      aggZooms.join(','),
-      new Date().toISOString(),
-      d.id,
-    )
-    persistColumnIndex(db, d.id, version, extras.index, indexFields)
-    onProgress?.(n)
-    return n
-  })
-  return run()
+    if (g.minx < (box[0] as number)) box[0] = g.minx
+    if (g.miny < (box[1] as number)) box[1] = g.miny
+    if (g.maxx > (box[2] as number)) box[2] = g.maxx
+    if (g.maxy > (box[3] as number)) box[3] = g.maxy
+    if (!precomputed) {
+      for (let j = 0; j < indexAt.length; j++) picked[j] = values[indexAt[j] as number]
+      index.add(n, picked)
+      centerX.push(mercX((g.minx + g.maxx) / 2))
+      centerY.push(mercY((g.miny + g.maxy) / 2))
+    }
+    if (onProgress && n % 10000 === 0) onProgress(n)
+    if (commit && n % COMMIT_EVERY === 0 && pending.length === 0) commit()
+  }
+  for (let i = 0; i < pending.length; i += width) insertOne.run(pending.slice(i, i + width))
+  return filled
+}
+
+/** Cells, version, count, bbox and column index of the rows just written (caller's transaction). */
+function finish(db: Database.Database, d: DatasetDef, filled: Filled, options: ReplaceOptions): number {
+  const { aggZooms, onProgress, precomputed } = options
+  const indexFields = options.indexFields ?? []
+  const { n, box } = filled
+  const extras = precomputed
+    ? precomputed()
+    : { cells: countCells(filled.centerX, filled.centerY, aggZooms), index: filled.index.build() }
+  if (extras.index.ids.length !== n)
+    throw new Error(`column index has ${extras.index.ids.length} rows, expected ${n}`)
+  writeCells(db, d.id, extras.cells)
+  const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0) + 1
+  db.prepare(
+    `UPDATE datasets SET version = ?, feature_count = ?, minx = ?, miny = ?, maxx = ?, maxy = ?,
+     agg_levels = ?, updated_at = ? WHERE id = ?`,
+  ).run(
+    version,
+    n,
+    n ? box[0] : null,
+    n ? box[1] : null,
+    n ? box[2] : null,
+    n ? box[3] : null,
+    aggZooms.join(','),
+    new Date().toISOString(),
+    d.id,
+  )
+  persistColumnIndex(db, d.id, version, extras.index, indexFields)
+  onProgress?.(n)
+  return n
 }
 
 /** Rebuilds only the aggregate cells (when the configured aggregate zooms changed). */
