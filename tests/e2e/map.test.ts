@@ -13,7 +13,7 @@ import {
 } from './support'
 import {
   eventually,
-  layerOpacity,
+  expandLayer,
   mapSelectors,
   paintedPixels,
   paintedPoint,
@@ -137,14 +137,20 @@ describe('map screen', () => {
       .screenshot({ path: join(resultsDir, 'map-psps-panel.png') })
   })
 
-  it('the sub-layer intensity slider changes the raster opacity live', async () => {
-    expect(await layerOpacity(page, 'psps_wind_speed')).toBe(1)
-    const handle = page.locator('[data-testid="psps-sublayer-intensity"] .bp6-slider-handle')
-    await handle.focus()
-    for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowLeft')
-    expect(
-      await eventually(async () => Math.abs((await layerOpacity(page, 'psps_wind_speed')) - 0.9) < 0.001),
-    ).toBe(true)
+  it('shows no intensity control on EPSS, PSPS, Thermal Hotspot, Critical Infrastructure, Weather Stations (spec §9)', async () => {
+    for (const id of [
+      'epss',
+      'psps',
+      'viirs_thermal_hotspot',
+      'critical_infrastructure',
+      'weather_stations_raws',
+    ]) {
+      await expandLayer(page, id)
+      expect(await page.locator(`[data-testid="${id}-intensity"]`).count(), id).toBe(0)
+      expect(await page.locator(`[data-testid="${id}-sublayer-intensity"]`).count(), id).toBe(0)
+    }
+    await expandLayer(page, 'buildings')
+    expect(await page.locator('[data-testid="buildings-intensity"]').count()).toBe(1)
   })
 
   it('a click on a transmission line shows its configured popup fields', async () => {

@@ -66,7 +66,7 @@ describe('Daily Wildfire Risk', () => {
     await tab.close()
   })
 
-  it('says there is no data when the fetch fails, and only logs the failure', async () => {
+  it('only logs a failed fetch: no chart, no message (spec §8)', async () => {
     const tab = await freshPage()
     const errors: string[] = []
     tab.on('console', (message) => {
@@ -74,8 +74,10 @@ describe('Daily Wildfire Risk', () => {
     })
     await serveSeries(tab, { error: 'unavailable' }, 503)
     await openRiskView(tab, server)
-    await tab.waitForSelector(`${sel.panel} >> text=${appConfig.chart.noData ?? 'No data'}`)
+    await tab.waitForSelector(`${sel.panel}[data-status="failed"]`)
     expect(await tab.$$(sel.chart)).toHaveLength(0)
+    expect(await tab.textContent(sel.panel)).not.toContain(appConfig.chart.noData ?? 'No data')
+    expect(await tab.$$(`${sel.panel} .bp6-non-ideal-state`)).toHaveLength(0)
     expect(errors.some((e) => e.includes('Failed to fetch the PSPS risk score'))).toBe(true)
     await tab.close()
   })

@@ -8,9 +8,10 @@ export interface ReloadEnv {
 
 /**
  * Loads a screen module; if that fails, reloads the page once (a new deployment replaced the
- * chunks). A second failure after the reload is only logged and rethrown (spec §2).
+ * chunks). A second failure after the reload is only logged (spec §8): it resolves to null and
+ * the caller shows nothing in the screen's place — no error page.
  */
-export async function loadWithReloadOnce<T>(load: () => Promise<T>, env: ReloadEnv): Promise<T> {
+export async function loadWithReloadOnce<T>(load: () => Promise<T>, env: ReloadEnv): Promise<T | null> {
   try {
     const module = await load()
     env.storage.removeItem(reloadFlagKey)
@@ -23,7 +24,7 @@ export async function loadWithReloadOnce<T>(load: () => Promise<T>, env: ReloadE
     }
     env.storage.removeItem(reloadFlagKey)
     env.log('Screen failed to load after a reload', error)
-    throw error
+    return null
   }
 }
 

@@ -11,14 +11,21 @@ import { browserReloadEnv, loadWithReloadOnce } from './loadWithReloadOnce'
 import { isPublicPath, samePath, usesLayout } from './paths'
 import { screenLoaderFor } from './screenModules'
 
+/** In place of a screen whose code failed to load twice (spec §8: only logged). */
+function NothingLoaded() {
+  return null
+}
+
 function screenRoute(path: string, title: string): RouteObject {
   const loader = screenLoaderFor(path)
   return {
     path,
     loader: samePath(path, appConfig.routes.login) ? skipLoginWhenSignedIn : undefined,
     lazy: async () => {
-      const Screen = loader ? await loadWithReloadOnce(loader, browserReloadEnv()) : null
-      const Component: ComponentType = Screen ?? (() => <ScreenUnavailable title={title} />)
+      if (!loader) return { Component: () => <ScreenUnavailable title={title} /> }
+      // A screen that failed to load even after the reload is only logged: nothing in its place.
+      const Screen = await loadWithReloadOnce(loader, browserReloadEnv())
+      const Component: ComponentType = Screen ?? NothingLoaded
       return { Component }
     },
   }
@@ -27,8 +34,8 @@ function screenRoute(path: string, title: string): RouteObject {
 const notFoundRoute: RouteObject = {
   path: '*',
   lazy: async () => {
-    const { NotFoundPage } = await loadWithReloadOnce(() => import('../NotFoundPage'), browserReloadEnv())
-    return { Component: NotFoundPage }
+    const module = await loadWithReloadOnce(() => import('../NotFoundPage'), browserReloadEnv())
+    return { Component: module?.NotFoundPage ?? NothingLoaded }
   },
 }
 

@@ -21,3 +21,25 @@ export function errorType(error: unknown): string | null {
   }
   return null
 }
+
+/** True when the identity provider could not be reached at all (the SDK's unreachable error). */
+export function isUnreachable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { name, message } = error as { name?: unknown; message?: unknown }
+  return name === 'SDKAPIUnreachableError' || (name === 'TypeError' && message === 'Failed to fetch')
+}
+
+/**
+ * The words for a failed call: `unreachable` ('Unable to contact our servers.', spec §8) only when
+ * the API could not be reached; otherwise the provider's own message (a validation or throttling
+ * error says what is wrong), else the error's message.
+ */
+export function failureMessage(error: unknown, unreachable: string): string {
+  if (isUnreachable(error)) return unreachable
+  if (typeof error === 'object' && error !== null) {
+    const { error_message: apiMessage, message } = error as { error_message?: unknown; message?: unknown }
+    if (typeof apiMessage === 'string' && apiMessage !== '') return apiMessage
+    if (typeof message === 'string' && message !== '') return message
+  }
+  return String(error)
+}

@@ -114,11 +114,27 @@ describe('loginMachine', () => {
     expect(actor.getSnapshot().value).toBe('credentials')
   })
 
-  it('returns to credentials with the unreachable message when the reset start fails', async () => {
-    const actor = start(fakeClient({ startPasswordReset: vi.fn(fail('network')) }))
+  it('returns to credentials with the unreachable message when the API cannot be reached', async () => {
+    const unreachable = Object.assign(new Error('Unable to contact our servers.'), {
+      name: 'SDKAPIUnreachableError',
+    })
+    const actor = start(fakeClient({ startPasswordReset: vi.fn(() => Promise.reject(unreachable)) }))
     actor.send({ type: 'FORGOT', email: 'a@b.test' })
     await waitFor(actor, (s) => s.matches('credentials') && s.context.error !== null)
     expect(actor.getSnapshot().context.error).toBe(appConfig.messages.unreachable)
+  })
+
+  it("shows the provider's own message, not 'Unable to contact our servers.', when the reset request is refused", async () => {
+    const refused = Object.assign(new Error('[400] invalid_request'), {
+      name: 'StytchSDKAPIError',
+      error_type: 'invalid_request',
+      error_message: 'Invalid email_address: must match format "email"',
+    })
+    const actor = start(fakeClient({ startPasswordReset: vi.fn(() => Promise.reject(refused)) }))
+    actor.send({ type: 'FORGOT', email: 'not-an-address' })
+    await waitFor(actor, (s) => s.matches('credentials') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe('Invalid email_address: must match format "email"')
+    expect(actor.getSnapshot().context.error).not.toBe(appConfig.messages.unreachable)
   })
 
   it('resets the password with the token from the link', async () => {

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { appConfig } from '../../generated/config'
-import type { AuthClient, AuthOutcome } from './authClient'
+import { failureMessage, type AuthClient, type AuthOutcome } from './authClient'
 
 export type LoginInput =
   { client: AuthClient; mode: 'login' } | { client: AuthClient; mode: 'reset'; token: string }
@@ -158,7 +158,12 @@ export const loginMachine = setup({
         onDone: { target: 'resetRequested' },
         onError: {
           target: 'credentials',
-          actions: { type: 'setError', params: appConfig.messages.unreachable },
+          // 'Unable to contact our servers.' only when the API was unreachable (spec §8).
+          actions: {
+            type: 'setError',
+            params: ({ event }: { event: { error: unknown } }) =>
+              failureMessage(event.error, appConfig.messages.unreachable),
+          },
         },
       },
     },

@@ -1,5 +1,5 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core'
-import { lazy, Suspense, useEffect, useMemo } from 'react'
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react'
 import { appConfig } from '../../generated/config'
 import { hourLabel } from '../../shared/risk'
 import { whenMapDrawn } from '../map'
@@ -19,7 +19,10 @@ const ForecastChart = lazy(() =>
     .then((m) => ({ default: m.ForecastChart })),
 )
 
-/** The forecast chart panel: loads the series once when shown; chart above the day cards. */
+/**
+ * The forecast chart panel: loads the series once when shown; chart above the day cards. An empty
+ * series says so (`chart.noData`); a failed fetch shows nothing (spec §8: logged only).
+ */
 export function ForecastPanel() {
   const status = useRiskScore((s) => s.value)
   const timestamps = useRiskScore((s) => s.context.labels)
@@ -33,24 +36,32 @@ export function ForecastPanel() {
 
   useEffect(() => fetchPSPSRiskScore(), [])
 
+  let body: ReactNode
+  if (status === 'idle' || status === 'loading')
+    body = <Spinner size={32} aria-label="Loading the forecast" />
+  // Spec §8: a failed fetch is only logged (by the machine); the data stays unavailable.
+  else if (status === 'failed') body = null
+  else if (scores.length === 0)
+    body = (
+      <NonIdealState
+        icon="timeline-line-chart"
+        title={appConfig.chart.title}
+        description={appConfig.chart.noData ?? 'No data'}
+      />
+    )
+  else
+    body = (
+      <>
+        <Suspense fallback={<Spinner size={32} aria-label="Loading the chart" />}>
+          <ForecastChart labels={axisLabels} scores={scores} />
+        </Suspense>
+        <DayCards timestamps={timestamps} scores={scores} todayKey={today} />
+      </>
+    )
+
   return (
     <section className="emberline-forecast-panel" aria-label={appConfig.chart.title} data-status={status}>
-      {status === 'idle' || status === 'loading' ? (
-        <Spinner size={32} aria-label="Loading the forecast" />
-      ) : scores.length === 0 ? (
-        <NonIdealState
-          icon="timeline-line-chart"
-          title={appConfig.chart.title}
-          description={appConfig.chart.noData ?? 'No data'}
-        />
-      ) : (
-        <>
-          <Suspense fallback={<Spinner size={32} aria-label="Loading the chart" />}>
-            <ForecastChart labels={axisLabels} scores={scores} />
-          </Suspense>
-          <DayCards timestamps={timestamps} scores={scores} todayKey={today} />
-        </>
-      )}
+      {body}
     </section>
   )
 }
