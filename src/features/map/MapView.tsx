@@ -1,11 +1,12 @@
 import type { Map as LeafletMap } from 'leaflet'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { MapContainer, ScaleControl } from 'react-leaflet'
 import { appConfig } from '../../generated/config'
 import { BasemapLayer } from './basemap/BasemapLayer'
 import { LocateControl } from './controls/LocateControl'
 import { FeaturePopups } from './popup/FeaturePopups'
 import { ConfigLayers } from './render/ConfigLayers'
+import { mapClock } from './render/mapClock'
 import { PickRegistry } from './render/pickRegistry'
 import type { SharedView } from './share/shareState'
 import { ShareUrlSync } from './share/ShareUrlSync'
@@ -19,6 +20,7 @@ export interface MapViewProps {
 /** The Leaflet map: basemap, config layers, popups, zoom/scale/locate controls, share-URL sync. */
 export function MapView({ demo, shared, onMap }: MapViewProps) {
   const [registry] = useState(() => new PickRegistry())
+  const now = useMemo(() => mapClock(demo), [demo])
   const defaults = demo ? appConfig.map.demo : appConfig.map.live
   const [lng = 0, lat = 0] = shared.center ?? defaults.center
   return (
@@ -33,7 +35,7 @@ export function MapView({ demo, shared, onMap }: MapViewProps) {
     >
       <BasemapLayer />
       <ConfigLayers demo={demo} registry={registry} />
-      <FeaturePopups registry={registry} />
+      <FeaturePopups registry={registry} now={now} />
       <ScaleControl position="bottomleft" />
       <LocateControl />
       <ShareUrlSync />

@@ -37,7 +37,7 @@ export function pickFeature(registry: PickRegistry, lng: number, lat: number): P
 }
 
 /** Click handling: a configured popup, or a click override (PSPS line → its fire-consequence contours). */
-export function FeaturePopups({ registry }: { registry: PickRegistry }) {
+export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: () => number }) {
   const map = useMap()
   const { state, dispatch } = useLayerState()
   const stateRef = useRef(state)
@@ -64,7 +64,7 @@ export function FeaturePopups({ registry }: { registry: PickRegistry }) {
         return
       }
       if (!hit.mapLayer.popup) return
-      const content = popupContent(hit.mapLayer.popup, hit.props)
+      const content = popupContent(hit.mapLayer.popup, hit.props, now())
       L.popup({ className: 'el-leaflet-popup', maxWidth: 320 })
         .setLatLng(e.latlng)
         .setContent(popupElement(content))
@@ -74,6 +74,6 @@ export function FeaturePopups({ registry }: { registry: PickRegistry }) {
     return () => {
       map.off('click', onClick)
     }
-  }, [map, registry, dispatch])
+  }, [map, registry, dispatch, now])
   return null
 }

@@ -46,6 +46,16 @@ describe('popupContent', () => {
     expect(c.rows[4]?.value).toMatch(/3 hours ago/)
   })
 
+  it("measures 'time since last update' against the map's clock (the demo reference time in demo mode)", () => {
+    const demoNow = Date.parse('2025-03-05T19:00:00Z')
+    const c = popupContent(
+      popupOf('thermal_hotspots'),
+      { radiative_power_mw: 1, temperature_c: 300, intensity_score: 0.5, acquired: '2025-03-05T14:00:00Z' },
+      demoNow,
+    )
+    expect(c.rows[4]?.value).toMatch(/^5 hours ago$/)
+  })
+
   it('uses a literal title when it is not an attribute', () => {
     expect(popupContent(popupOf('buildings'), { area_ft2: 1500 }).title).toBe('Building')
   })

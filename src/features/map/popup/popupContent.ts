@@ -8,14 +8,20 @@ export interface PopupContent {
 
 /**
  * A popup from config: the title is the feature's value of `title` when it names an attribute,
- * else the literal text; each field formatted by the shared formatters.
+ * else the literal text; each field formatted by the shared formatters. Ages ('N hours ago') are
+ * measured against `now`, the map's clock (the demo reference time in demo mode), as the layer's
+ * colours and the tables are.
  */
-export function popupContent(popup: PopupConfig, props: Readonly<Record<string, unknown>>): PopupContent {
+export function popupContent(
+  popup: PopupConfig,
+  props: Readonly<Record<string, unknown>>,
+  now: number = Date.now(),
+): PopupContent {
   const titleValue = popup.title !== undefined ? props[popup.title] : undefined
   const title = titleValue !== undefined && titleValue !== null ? String(titleValue) : (popup.title ?? '')
   const rows = popup.fields.map((f) => ({
     label: f.label,
-    value: formatValue({ formatter: f.formatter, unitField: f.unitField }, props[f.key], props),
+    value: formatValue({ formatter: f.formatter, unitField: f.unitField }, props[f.key], props, { now }),
   }))
   return { title, rows }
 }
