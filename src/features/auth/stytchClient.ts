@@ -5,6 +5,30 @@ export type StytchB2B = ReturnType<typeof createStytchB2BClient>
 
 let client: StytchB2B | null = null
 
+/** The SDK's internal background refresher (SessionManager of the pinned 6.3.0). */
+interface SdkKeepAlive {
+  scheduleBackgroundRefresh(): void
+  cancelBackgroundRefresh(): void
+}
+
+/**
+ * One background refresh (spec §4): the app's session machine re-authenticates every 3 minutes
+ * with the spec's backoff (src/features/session). The SDK would also call sessions/authenticate
+ * every 3 minutes from its own internal keep-alive; that one is switched off here, so only the
+ * machine refreshes. (Internal API of the exactly pinned SDK version, like `endpoints` — ADR 0001.)
+ */
+export function stopSdkKeepAlive(sdk: object): boolean {
+  const manager = (sdk as { _sessionManager?: Partial<SdkKeepAlive> })._sessionManager
+  if (
+    typeof manager?.scheduleBackgroundRefresh !== 'function' ||
+    typeof manager.cancelBackgroundRefresh !== 'function'
+  )
+    return false
+  manager.cancelBackgroundRefresh()
+  manager.scheduleBackgroundRefresh = () => {}
+  return true
+}
+
 /**
  * The one Stytch B2B headless client of the page. The bundled identity provider lives on the
  * app's own origin under /sdk/v1; the SDK's `customBaseUrl` would keep only the hostname and force
@@ -26,5 +50,6 @@ export function getStytchClient(): StytchB2B {
     },
   } as StytchClientOptions
   client = createStytchB2BClient(publicToken, options)
+  stopSdkKeepAlive(client)
   return client
 }

@@ -5,6 +5,7 @@ import { appConfig } from '../../generated/config'
 import { getStytchClient } from '../auth/stytchClient'
 import { createCrossTabSync, type CrossTabSync } from './crossTabSync'
 import { initDataSources, resetDataSources } from './dataSources'
+import { registerSessionSources } from './sessionSources'
 import { sessionMachine, type SessionInfo } from './sessionMachine'
 import { clearLocalSession, liveSession, reauthenticate, revokeSession, toSessionInfo } from './stytchSession'
 
@@ -18,6 +19,9 @@ export interface SessionValue {
 export const SessionContext = createContext<SessionValue | null>(null)
 
 let tabSync: CrossTabSync | null = null
+
+// Wind vectors and smoke are fetched when a session starts (spec §4), before any map asks.
+registerSessionSources()
 
 /** The session machine wired to the SDK, the page and the other tabs. */
 const browserSessionMachine = sessionMachine.provide({

@@ -116,24 +116,32 @@ describe('sessionMachine', () => {
     expect(actor.getSnapshot().matches({ loggedIn: { refresh: 'waiting' } })).toBe(true)
   })
 
-  it('retries with backoff 2000 ms doubling (±175 ms jitter), then gives up after 7 attempts and logs out', async () => {
+  it('retries with backoff 2000 ms doubling, the exponent capped at 7, for as long as an outage lasts (spec §4/§9)', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0.5) // zero jitter
+    let down = true
     const { calls, actor } = harness(session(60), async () => {
-      throw transient()
+      if (down) throw transient()
+      return session(60)
     })
     await vi.advanceTimersByTimeAsync(3 * minute)
     expect(calls.reauth).toBe(1)
-    for (let attempt = 1; attempt < appConfig.session.backoff.maxAttempts; attempt++) {
-      const delay = base * 2 ** (attempt - 1)
+    const cap = appConfig.session.backoff.maxAttempts
+    // Twelve failed retries: delays 2, 4, … 128 s, then 128 s each (about 20 minutes of outage).
+    for (let attempt = 1; attempt <= cap + 5; attempt++) {
+      const delay = base * 2 ** (Math.min(attempt, cap) - 1)
       await vi.advanceTimersByTimeAsync(delay - 1)
       expect(calls.reauth).toBe(attempt)
       await vi.advanceTimersByTimeAsync(1)
       expect(calls.reauth).toBe(attempt + 1)
     }
-    expect(calls.reauth).toBe(7)
-    expect(calls.revoke).toBe(1)
-    expect(actor.getSnapshot().value).toBe('loggedOut')
-    expect(calls.reload).toBe(1)
+    expect(calls.revoke).toBe(0)
+    expect(actor.getSnapshot().matches('loggedIn')).toBe(true)
+    // The identity provider is back: the next retry succeeds and the 3-minute rhythm resumes.
+    down = false
+    await vi.advanceTimersByTimeAsync(base * 2 ** (cap - 1))
+    expect(actor.getSnapshot().matches({ loggedIn: { refresh: 'waiting' } })).toBe(true)
+    expect(actor.getSnapshot().context.failures).toBe(0)
+    expect(calls.reload).toBe(0)
   })
 
   it('applies the jitter within ±175 ms', async () => {

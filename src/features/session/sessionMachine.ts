@@ -1,12 +1,6 @@
 import { assign, fromPromise, raise, setup } from 'xstate'
 import { errorType } from '../auth/authClient'
-import {
-  backoffDelayMs,
-  expiringSoonMs,
-  isUnrecoverable,
-  maxRefreshAttempts,
-  refreshIntervalMs,
-} from './sessionTiming'
+import { backoffDelayMs, expiringSoonMs, isUnrecoverable, refreshIntervalMs } from './sessionTiming'
 
 /** The part of the identity provider's member session the app uses. */
 export interface SessionInfo {
@@ -28,7 +22,8 @@ export type SessionEvent =
 /**
  * Session of spec §4: logged in while a session exists; a change to no session reloads the page;
  * a new session initialises the data sources; 'expiring soon' under 5 minutes; background
- * re-authentication every 3 minutes with exponential backoff; an unrecoverable failure logs out;
+ * re-authentication every 3 minutes with exponential backoff (capped, retried for as long as the
+ * failures are recoverable); only an unrecoverable failure logs out;
  * a failed logout is only logged and local state is cleared anyway. The SessionProvider supplies
  * the actors and side-effect actions with `.provide()`.
  */
@@ -66,7 +61,6 @@ export const sessionMachine = setup({
     isExpiringSoon: ({ context }) =>
       context.session !== null && context.session.expiresAt - Date.now() < expiringSoonMs(),
     isUnrecoverable: (_, params: { error: unknown }) => isUnrecoverable(errorType(params.error)),
-    canRetry: ({ context }) => context.failures + 1 < maxRefreshAttempts(),
     outputHasNoSession: (_, output: SessionInfo | null) => output === null,
   },
   delays: {
@@ -130,15 +124,8 @@ export const sessionMachine = setup({
                     actions: { type: 'logRefreshFailed', params: ({ event }) => ({ error: event.error }) },
                   },
                   {
-                    guard: 'canRetry',
+                    // Recoverable (network, 5xx, timeout): keep retrying with capped backoff.
                     target: 'backingOff',
-                    actions: [
-                      'countFailure',
-                      { type: 'logRefreshFailed', params: ({ event }) => ({ error: event.error }) },
-                    ],
-                  },
-                  {
-                    target: '#session.loggingOut',
                     actions: [
                       'countFailure',
                       { type: 'logRefreshFailed', params: ({ event }) => ({ error: event.error }) },

@@ -14,17 +14,14 @@ export function expiringSoonMs(): number {
 
 /**
  * Wait before retry number `attempt` (1-based) after failed re-authentications: base 2000 ms
- * doubled per attempt, plus a jitter of ±jitterMs (spec §9: about 175 ms).
+ * doubled per attempt with the exponent capped at maxAttempts (spec §9: 7, so at most
+ * 2000 × 2⁶ = 128 s), plus a jitter of ±jitterMs (about 175 ms). Retries go on at that pace for
+ * as long as the failures are recoverable (an outage); only an unrecoverable answer logs out.
  */
 export function backoffDelayMs(attempt: number, random: () => number = Math.random): number {
-  const { baseMs, jitterMs } = appConfig.session.backoff
+  const { baseMs, jitterMs, maxAttempts } = appConfig.session.backoff
   const jitter = (random() * 2 - 1) * jitterMs
-  return Math.max(0, Math.round(baseMs * 2 ** (attempt - 1) + jitter))
-}
-
-/** Failed re-authentications tolerated before the session is given up (spec §9: 7). */
-export function maxRefreshAttempts(): number {
-  return appConfig.session.backoff.maxAttempts
+  return Math.max(0, Math.round(baseMs * 2 ** (Math.min(attempt, maxAttempts) - 1) + jitter))
 }
 
 /** Whether an identity-provider error means the session is gone for good (spec §8). */

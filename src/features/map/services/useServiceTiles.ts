@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { appConfig } from '../../../generated/config'
-import { authFetch } from '../../session/authFetch'
+import { smokeServiceConfig } from '../../session'
 import { serviceTileTemplate } from './smokeService'
 
 const serviceBases: readonly string[] = [appConfig.smoke?.serviceBaseUrl].filter(
@@ -19,13 +19,7 @@ export function useServiceTiles(enabled: boolean): ReadonlyMap<string, string> {
   useEffect(() => {
     if (!requested) return
     let live = true
-    Promise.all(
-      serviceBases.map(async (base) => {
-        const response = await authFetch(`${base.replace(/\/$/, '')}/config`)
-        if (!response.ok) throw new Error(`${base}/config answered ${response.status}`)
-        return serviceTileTemplate(await response.json())
-      }),
-    )
+    Promise.all(serviceBases.map(async (base) => serviceTileTemplate(await smokeServiceConfig(base))))
       .then((found) => {
         if (!live) return
         setTemplates(new Map(found.flatMap((t) => (t ? [[t.layer, t.url] as const] : []))))

@@ -1,21 +1,15 @@
 import { useEffect, useRef, useState } from 'react'
 import { useMap } from 'react-leaflet'
 import { appConfig } from '../../../generated/config'
-import { authFetch } from '../../session/authFetch'
+import { windGrid } from '../../session'
 import { legendById, resolveColor } from '../catalog/catalog'
 import type { MapLayerConfig, SourceConfig } from '../catalog/catalogTypes'
 import { windField, type WindField, type WindRecordLike } from './windField'
 import { WindParticleOverlay } from './WindParticleOverlay'
 
+/** The wind field of a source, from the grid the session fetched at login (spec §4). */
 async function loadWind(source: SourceConfig): Promise<WindField> {
-  const base = `/api/data/${source.path}`
-  const tileset = await authFetch(`${base}/tileset`)
-  if (!tileset.ok) throw new Error(`${base}/tileset answered ${tileset.status}`)
-  const { tileset_id: id } = (await tileset.json()) as { tileset_id?: string }
-  if (!id) throw new Error(`${base}/tileset has no tileset_id`)
-  const grid = await authFetch(`${base}/grid/${encodeURIComponent(id)}`)
-  if (!grid.ok) throw new Error(`${base}/grid answered ${grid.status}`)
-  return windField((await grid.json()) as WindRecordLike[])
+  return windField((await windGrid(`/api/data/${source.path}`)) as WindRecordLike[])
 }
 
 /** Colours of the 10 mph buckets from the map layer's legend stops (0, 10, … 90 mph). */
