@@ -22,7 +22,8 @@ const LEGACY_TABLES = [
 ]
 
 const tableExists = (db: Database.Database, schema: string, name: string) =>
-  db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined
+  db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`).get(name) !==
+  undefined
 
 /**
  * Opens (creating and migrating) the accounts database of a data directory, or an in-memory one
