@@ -317,6 +317,14 @@ describe('SMS sends', () => {
     expect((await sendSms(ist, other.memberId)).statusCode).toBe(429)
   })
 
+  it('take their hourly cap from EMBERLINE_SMS_MAX_PER_HOUR when it is set', async () => {
+    t = await identityTestApp({ env: { EMBERLINE_SMS_MAX_PER_HOUR: '2' } })
+    const { ist } = await intermediate()
+    expect((await sendSms(ist)).statusCode).toBe(200)
+    expect((await sendSms(ist)).statusCode).toBe(200)
+    expect((await sendSms(ist)).statusCode).toBe(429)
+  })
+
   it('answer 502 delivery_failed when the code cannot be delivered', async () => {
     t = await identityTestApp()
     fs.writeFileSync(path.join(t.dataDir, 'outbox'), 'not a directory')

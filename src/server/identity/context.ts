@@ -41,9 +41,21 @@ export interface IdentityContextOptions {
   print?: (line: string) => void
 }
 
+/**
+ * EMBERLINE_SMS_MAX_PER_HOUR (a positive integer) replaces both hourly SMS caps of config
+ * (`otp.maxSendsPerMemberHour`, `otp.maxSendsPerPhoneHour`) without a rebuild: for a test or
+ * training server where one member signs in many times an hour.
+ */
+function withSmsCap(settings: IdentitySettings, env: Record<string, string | undefined>): IdentitySettings {
+  const raw = env.EMBERLINE_SMS_MAX_PER_HOUR
+  const cap = raw !== undefined && /^[1-9]\d{0,6}$/.test(raw) ? Number(raw) : null
+  if (cap === null) return settings
+  return { ...settings, otp: { ...settings.otp, maxSendsPerMemberHour: cap, maxSendsPerPhoneHour: cap } }
+}
+
 export async function createIdentityContext(opts: IdentityContextOptions): Promise<IdentityContext> {
-  const settings = opts.settings ?? identitySettings
   const env = opts.env ?? process.env
+  const settings = withSmsCap(opts.settings ?? identitySettings, env)
   const now = opts.now ?? Date.now
   const members = createIdentityStore(opts.db)
   const tokens = createIdentityTokenStore(opts.db)
