@@ -68,8 +68,12 @@ describe('sign-in', () => {
 
   it("says 'Failed to send SMS code' when the resend fails, and a resend delivers a new code", async () => {
     const page = await newPage(browser)
+    // Count before the password step: the code field shows while the first code is still being
+    // sent, so counting after it could take that first code for the resent one.
+    const atStart = outboxCount(server.dataDir, 'sms', server.admin.phone)
     await submitPassword(page, server)
     await page.waitForSelector(loginSelectors.code)
+    await waitForOutbox(server.dataDir, 'sms', { after: atStart, to: server.admin.phone })
     const before = outboxCount(server.dataDir, 'sms', server.admin.phone)
     await page.click(loginSelectors.resend)
     const resent = await waitForOutbox(server.dataDir, 'sms', { after: before, to: server.admin.phone })
