@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/ensure-chromium.sh
+bash scripts/ensure-tools.sh
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
 npm run -s validate-config

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite drives when they are missing and we can:
+# chromium (browser journeys), gdal-bin (ogrinfo/ogr2ogr read what we serve and export) and
+# poppler-utils (pdftotext/pdftoppm read the printed briefing).
+set -euo pipefail
+chrome="${CHROMIUM_PATH:-/usr/bin/chromium}"
+missing=()
+[ -x "$chrome" ] || missing+=(chromium)
+command -v ogrinfo >/dev/null || missing+=(gdal-bin)
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
+if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+  echo "Installing ${missing[*]} with apt-get..."
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  echo "missing ${missing[*]}: install them with sudo apt-get install ${missing[*]} (or set CHROMIUM_PATH)" >&2
+  exit 1
+fi
