@@ -29,6 +29,14 @@ export interface IdentityContext {
   allowedHosts: string[]
   now: () => number
   audit(event: string, fields?: AuditFields): void
+  /**
+   * Work a flow does not wait for (a reset e-mail): tracked so shutdown can wait for it, and
+   * never an unhandled rejection (its own failures are audited by the flow; a failure of that
+   * audit, e.g. the store already closed, is dropped here).
+   */
+  background(task: Promise<unknown>): void
+  /** Resolves once every background task has settled (shutdown waits on it). */
+  settle(): Promise<void>
 }
 
 export interface IdentityContextOptions {
@@ -59,6 +67,7 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
   const now = opts.now ?? Date.now
   const members = createIdentityStore(opts.db)
   const tokens = createIdentityTokenStore(opts.db)
+  const pending = new Set<Promise<unknown>>()
   return {
     settings,
     members,
@@ -82,6 +91,17 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
         ip: fields.ip ?? null,
         detail: fields.detail ?? {},
       })
+    },
+    background(task) {
+      const tracked: Promise<unknown> = task
+        .catch(() => undefined)
+        .finally(() => {
+          pending.delete(tracked)
+        })
+      pending.add(tracked)
+    },
+    async settle() {
+      while (pending.size > 0) await Promise.all([...pending])
     },
   }
 }

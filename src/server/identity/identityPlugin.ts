@@ -25,6 +25,8 @@ export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginO
   const verifier = opts.verifier ?? appVerifier ?? identity.verifier
   const { ctx } = identity
   if (ctx) {
+    // Before the stores close (onClose): let e-mails handed off without waiting finish and audit.
+    app.addHook('preClose', () => ctx.settle())
     await app.register(sdkRoutes, { prefix: '/sdk/v1', ctx })
     const cache = { 'cache-control': 'public, max-age=300' }
     const open = { config: { public: true } }

@@ -137,7 +137,7 @@ export async function resetStart(ctx: IdentityContext, input: ResetStart, reques
   ctx.tokens.insertResetToken(tokenHash, member.memberId, input.codeChallenge, now, now + minutes * 60_000)
   const link = resetLink(ctx, base, input.redirectUrl, token)
   // Not awaited: a slow gateway must not tell a known address from an unknown one.
-  ctx.delivery
+  const sending = ctx.delivery
     .email({
       to: member.email,
       memberId: member.memberId,
@@ -150,6 +150,7 @@ export async function resetStart(ctx: IdentityContext, input: ResetStart, reques
       (err: unknown) =>
         ctx.audit('reset.delivery_failed', { memberId: member.memberId, ip, detail: { error: String(err) } }),
     )
+  ctx.background(sending)
   return {}
 }
 
