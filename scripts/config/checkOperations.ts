@@ -1,4 +1,4 @@
-import type { AlertRuleSide, MitigationSettings, OperationsConfig, PlanningSettings, PspsRollupSettings } from '../../src/generated/types'
+import type { AlertRuleSide, DeliverySettings, MitigationSettings, OperationsConfig, PlanningSettings, PspsRollupSettings } from '../../src/generated/types'
 import type { CatalogueIndex } from './catalogueIndex'
 import type { PathSegment } from './problem'
 
@@ -61,6 +61,7 @@ export function checkOperations(ix: CatalogueIndex, ops: OperationsConfig): void
   if (ops.psps) checkPsps(ix, ops.psps)
   if (ops.planning) checkPlanning(ix, ops.planning)
   if (ops.mitigation) checkMitigation(ix, ops.mitigation)
+  if (ops.delivery) checkDelivery(ix, ops.delivery, severities)
 }
 
 function checkPsps(ix: CatalogueIndex, psps: PspsRollupSettings): void {
@@ -104,4 +105,39 @@ function checkMitigation(ix: CatalogueIndex, mit: MitigationSettings): void {
   }
   mit.consequence.forEach((c, j) => c.color && ix.color(O, ['mitigation', 'consequence', j, 'color'], c.color))
   if (mit.consequence.every((c) => c.weight === 0)) ix.ctx.report(O, ['mitigation', 'consequence'], 'at least one consequence weight must be above 0')
+}
+
+/** Placeholders of alert-delivery templates (src/server/delivery/messageFields.ts has the same lists). */
+const ALERT_FIELDS = ['id', 'rule', 'ruleTitle', 'severity', 'severityLabel', 'hazard', 'hazardDataset', 'time', 'assets', 'assetCount', 'nearestMiles', 'link']
+const DIGEST_FIELDS = ['count', 'link', 'lines']
+const TEMPLATE_FIELDS: Record<keyof DeliverySettings['templates'], string[]> = {
+  sms: ALERT_FIELDS,
+  emailSubject: ALERT_FIELDS,
+  email: ALERT_FIELDS,
+  digestLine: ALERT_FIELDS,
+  reminderPrefix: ALERT_FIELDS,
+  digestSms: DIGEST_FIELDS,
+  digestEmailSubject: DIGEST_FIELDS,
+  digestEmail: DIGEST_FIELDS,
+}
+
+function checkDelivery(ix: CatalogueIndex, delivery: DeliverySettings, severities: ReadonlyMap<string, unknown>): void {
+  delivery.bypassQuietHours?.forEach((id, i) => ix.ctx.ref(O, ['delivery', 'bypassQuietHours', i], id, severities, 'severity', 'not in alerts.severities'))
+  if (delivery.timeZone !== undefined && !validTimeZone(delivery.timeZone)) ix.ctx.report(O, ['delivery', 'timeZone'], `'${delivery.timeZone}' is not an IANA time zone`)
+  for (const [name, fields] of Object.entries(TEMPLATE_FIELDS)) {
+    const text = delivery.templates[name as keyof DeliverySettings['templates']]
+    for (const m of text.matchAll(/\{([^{}]*)\}/g)) {
+      const field = m[1] ?? ''
+      if (!fields.includes(field)) ix.ctx.report(O, ['delivery', 'templates', name], `unknown placeholder '{${field}}'; ${name} takes ${fields.map((f) => `{${f}}`).join(', ')}`)
+    }
+  }
+}
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
 }
