@@ -19,7 +19,7 @@ import { basemapPlugin } from './basemap/basemapPlugin'
 import { pspsRoutes } from './operations/pspsRoutes'
 import { planningRoutes } from './operations/planningRoutes'
 import { mitigationRoutes } from './operations/mitigationRoutes'
-import { alertsRoutes } from './operations/alertsRoutes'
+import { alertsRoutes, createAlertsEngine } from './operations/alertsRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,6 +109,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(tileRoutes, { prefix: '/api/tiles', demo: opts.demo, ...settings.tiles })
 
+  // The one alerts engine (GET /api/alerts, alert delivery, feed updates evaluate through it).
+  app.decorate('alertsEngine', createAlertsEngine(app))
   // Other areas register their plugin here (one line each).
   await app.register(preferencesRoutes, {})
   await app.register(identityPlugin, {})

@@ -21,6 +21,9 @@ interface RuleResult {
 
 const MINUTE_MS = 60_000
 
+/** Called after every evaluation (alert delivery hooks on here); must not throw. */
+export type EvaluationListener = (evaluation: AlertsEvaluation) => void
+
 /**
  * Evaluates the configured rules against the store. Decoded datasets are kept per dataset
  * version and each rule's alerts per (hazard version, asset version) — plus the minute of "now"
@@ -30,6 +33,7 @@ export class AlertsEngine {
   private readonly datasets = new Map<string, PreparedDataset>()
   private readonly results = new Map<string, RuleResult>()
   private readonly severityRank: Map<string, number>
+  private readonly listeners = new Set<EvaluationListener>()
 
   constructor(
     private readonly store: Store,
@@ -50,7 +54,23 @@ export class AlertsEngine {
     }
     const rank = (a: Alert) => this.severityRank.get(a.severity) ?? Number.MAX_SAFE_INTEGER
     alerts.sort((a, b) => rank(a) - rank(b) || b.time.localeCompare(a.time) || a.id.localeCompare(b.id))
-    return { alerts, counts, evaluatedAt: new Date(now).toISOString() }
+    const evaluation = { alerts, counts, evaluatedAt: new Date(now).toISOString() }
+    for (const listener of this.listeners) listener(evaluation)
+    return evaluation
+  }
+
+  /**
+   * Calls `listener` after every evaluation — a request, the delivery schedule, a feed update or an
+   * import noticed by the dataset watcher alike. Answers the function that removes it.
+   */
+  onEvaluated(listener: EvaluationListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Ids of the datasets the rules read (hazards and assets), for version watchers. */
+  datasetIds(): string[] {
+    return [...new Set(this.settings.rules.flatMap((r) => [r.hazard.dataset, r.asset.dataset]))]
   }
 
   /** The alert's hazard and assets as GeoJSON (properties: role, dataset, id, label, distanceMiles). */

@@ -1,2 +1,2 @@
-export { AlertsEngine, type AlertsEvaluation } from './AlertsEngine'
+export { AlertsEngine, type AlertsEvaluation, type EvaluationListener } from './AlertsEngine'
 export type { Alert, AlertAsset } from './alertTypes'

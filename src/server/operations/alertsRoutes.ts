@@ -9,6 +9,16 @@ import { badRequest, notFound } from '../data/httpErrors'
 import { createAlertsStore, type AlertsStore } from '../store/alertsStore'
 import { parseAlertsQuery } from './alertsQuery'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The one alerts engine of the app: GET /api/alerts, alert delivery and feed updates evaluate
+     * through it (`evaluate()`), and `onEvaluated` listeners see every evaluation.
+     */
+    alertsEngine: AlertsEngine
+  }
+}
+
 export interface AlertsRoutesOptions {
   /** Defaults to operationsConfig.alerts. */
   settings?: AlertsSettings
@@ -37,6 +47,15 @@ function engineClock(demo: boolean): () => number {
   return () => fixed
 }
 
+/** The engine over the app's store: config rules, the demo reference noon in demo mode. */
+export function createAlertsEngine(
+  app: FastifyInstance,
+  opts: Pick<AlertsRoutesOptions, 'settings' | 'now'> = {},
+): AlertsEngine {
+  const settings = opts.settings ?? operationsConfig.alerts
+  return new AlertsEngine(app.store, settings, opts.now ?? engineClock(app.appOptions.demo))
+}
+
 /**
  * GET /api/alerts, GET /api/alerts/:id/geometry, POST and DELETE /api/alerts/:id/ack: the
  * asset-exposure alerts of config/operations.yaml with the member's acknowledgements. Every route
@@ -44,7 +63,8 @@ function engineClock(demo: boolean): () => number {
  */
 export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptions): Promise<void> {
   const settings = opts.settings ?? operationsConfig.alerts
-  const engine = new AlertsEngine(app.store, settings, opts.now ?? engineClock(app.appOptions.demo))
+  const shared = opts.settings === undefined && opts.now === undefined && app.hasDecorator('alertsEngine')
+  const engine = shared ? app.alertsEngine : createAlertsEngine(app, opts)
   const acks = opts.acks ?? createAlertsStore(app.store.accounts)
   const ackClock = opts.ackClock ?? Date.now
   const severities = settings.severities.map((s) => ({
