@@ -1,15 +1,17 @@
+import fs from 'node:fs'
 import path from 'node:path'
-import type { AppConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from '../../src/generated/types'
+import type { AppConfig, FeedsConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from '../../src/generated/types'
 import { buildIndex } from './catalogueIndex'
 import { checkApp, checkAppReferences, checkTheme } from './checkApp'
 import { checkCatalogue } from './checkCatalogue'
+import { checkFeeds } from './checkFeeds'
 import { CheckContext } from './checkContext'
 import { checkMapLayers } from './checkMapLayers'
 import { checkOperations } from './checkOperations'
 import { checkSidebar } from './checkSidebar'
 import { checkTables } from './checkTables'
 import { sortProblems, type Problem } from './problem'
-import { CONFIG_FILES, validateSchema, type ConfigName } from './schemaValidate'
+import { CONFIG_FILES, OPTIONAL_CONFIG_FILES, validateSchema, type ConfigName } from './schemaValidate'
 import { loadYaml, type YamlSource } from './yamlSource'
 
 /** The whole catalogue, as the generated module exports it. */
@@ -19,6 +21,8 @@ export interface CompiledConfig {
   tables: TablesConfig
   theme: ThemeConfig
   operations: OperationsConfig
+  /** config/feeds.yaml (optional: no feeds when the file is absent). */
+  feeds: FeedsConfig
 }
 
 export type CompileResult = { ok: true; errors: []; config: CompiledConfig } | { ok: false; errors: Problem[]; config?: undefined }
@@ -26,7 +30,7 @@ export type CompileResult = { ok: true; errors: []; config: CompiledConfig } | {
 export const defaultConfigDir = path.resolve(import.meta.dirname, '../../config')
 
 /**
- * Parses config/{app,layers,tables,theme,operations}.yaml, validates each against its JSON Schema (all errors),
+ * Parses config/{app,layers,tables,theme,operations,feeds}.yaml (feeds.yaml optional), validates each against its JSON Schema (all errors),
  * then — once every file matches its schema — checks the references between them.
  * Never throws for bad input: every problem comes back located as file:line:col.
  */
@@ -34,7 +38,9 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
   const sources: Partial<Record<ConfigName, YamlSource>> = {}
   const errors: Problem[] = []
   for (const name of CONFIG_FILES) {
-    const loaded = loadYaml(path.resolve(dir, `${name}.yaml`))
+    const file = path.resolve(dir, `${name}.yaml`)
+    if (OPTIONAL_CONFIG_FILES.has(name) && !fs.existsSync(file)) continue
+    const loaded = loadYaml(file)
     if (!loaded.ok) {
       errors.push(...loaded.problems)
       continue
@@ -43,7 +49,7 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
     errors.push(...schemaErrors)
     if (schemaErrors.length === 0) sources[name] = loaded.source
   }
-  const { app, layers, tables, theme, operations } = sources
+  const { app, layers, tables, theme, operations, feeds } = sources
   if (errors.length > 0 || !app || !layers || !tables || !theme || !operations) return { ok: false, errors: sortProblems(errors) }
   const config: CompiledConfig = {
     app: app.data as AppConfig,
@@ -51,8 +57,9 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
     tables: tables.data as TablesConfig,
     theme: theme.data as ThemeConfig,
     operations: operations.data as OperationsConfig,
+    feeds: (feeds?.data ?? { territory: { name: 'none', bbox: [-180, -90, 180, 90] }, feeds: [] }) as FeedsConfig,
   }
-  const ctx = new CheckContext({ app, layers, tables, theme, operations })
+  const ctx = new CheckContext({ app, layers, tables, theme, operations, ...(feeds ? { feeds } : {}) })
   const ix = buildIndex(ctx, config.app, config.layers, config.tables, config.theme)
   checkCatalogue(ix)
   checkMapLayers(ix)
@@ -62,6 +69,7 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
   checkAppReferences(ix)
   checkTheme(ix)
   checkOperations(ix, config.operations)
+  checkFeeds(ix, config.feeds)
   if (ctx.problems.length > 0) return { ok: false, errors: sortProblems(ctx.problems) }
   return { ok: true, errors: [], config }
 }

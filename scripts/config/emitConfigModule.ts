@@ -8,12 +8,13 @@ export function emitConfigModule(config: CompiledConfig): string {
     `export const ${name}: ${type} = ${JSON.stringify(data, null, 2)}\n`
   return [
     GENERATED_HEADER,
-    "import type { AppConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from './types'",
+    "import type { AppConfig, FeedsConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from './types'",
     '',
     part('appConfig', 'AppConfig', config.app),
     part('layersConfig', 'LayersConfig', config.layers),
     part('tablesConfig', 'TablesConfig', config.tables),
     part('themeConfig', 'ThemeConfig', config.theme),
     part('operationsConfig', 'OperationsConfig', config.operations),
+    part('feedsConfig', 'FeedsConfig', config.feeds),
   ].join('\n')
 }

@@ -28,15 +28,15 @@ describe('compileConfig on the shipped config', () => {
 
   it('holds the catalogue of the spec', () => {
     const { layers, tables } = result.ok ? result.config : expect.unreachable()
-    expect(layers.layers).toHaveLength(19)
+    expect(layers.layers).toHaveLength(20)
     expect(layers.layers.filter((l) => l.inDefaultList)).toHaveLength(17)
-    expect(layers.mapLayers).toHaveLength(28)
+    expect(layers.mapLayers).toHaveLength(29)
     expect(layers.categories).toHaveLength(7)
     expect(layers.layersWithoutTable).toHaveLength(7)
     expect(layers.layers.filter((l) => l.table === undefined).map((l) => l.id).sort()).toEqual(
       [...layers.layersWithoutTable].sort(),
     )
-    expect(tables.tables).toHaveLength(12)
+    expect(tables.tables).toHaveLength(13)
     expect(layers.layers.find((l) => l.id === 'psps')?.subLayers).toHaveLength(7)
   })
 })
