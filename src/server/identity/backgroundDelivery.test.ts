@@ -80,6 +80,22 @@ describe('background e-mail delivery', () => {
     db.close()
   })
 
+  it('holds a shutdown at most 2 s when the gateway never answers', async () => {
+    const { delivery } = heldDelivery()
+    const { db, ctx } = await setUp(delivery)
+    const app = Fastify({ logger: false })
+    await app.register(identityPlugin, {
+      identity: { ctx, verifier: createBundledVerifier(ctx), mode: 'bundled' },
+    })
+    await app.ready()
+    await resetStart(ctx, request, 'http://127.0.0.1:8080', '127.0.0.1')
+    const started = Date.now()
+    await app.close()
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900)
+    db.close()
+  })
+
   it('never becomes an unhandled rejection, even when its audit fails on a closed store', async () => {
     const { delivery, held } = heldDelivery()
     const { db, ctx } = await setUp(delivery)

@@ -35,8 +35,11 @@ export interface IdentityContext {
    * audit, e.g. the store already closed, is dropped here).
    */
   background(task: Promise<unknown>): void
-  /** Resolves once every background task has settled (shutdown waits on it). */
-  settle(): Promise<void>
+  /**
+   * Resolves once every background task has settled, or after `maxWaitMs` (a gateway that never
+   * answers must not hold a shutdown; webhooks time out after 10 s of their own).
+   */
+  settle(maxWaitMs?: number): Promise<void>
 }
 
 export interface IdentityContextOptions {
@@ -100,8 +103,16 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
         })
       pending.add(tracked)
     },
-    async settle() {
-      while (pending.size > 0) await Promise.all([...pending])
+    async settle(maxWaitMs = Infinity) {
+      let timer: NodeJS.Timeout | undefined
+      const deadline = new Promise<void>((resolve) => {
+        if (Number.isFinite(maxWaitMs)) timer = setTimeout(resolve, maxWaitMs)
+      })
+      const all = (async () => {
+        while (pending.size > 0) await Promise.all([...pending])
+      })()
+      await Promise.race([all, deadline])
+      clearTimeout(timer)
     },
   }
 }

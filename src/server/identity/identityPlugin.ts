@@ -25,8 +25,9 @@ export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginO
   const verifier = opts.verifier ?? appVerifier ?? identity.verifier
   const { ctx } = identity
   if (ctx) {
-    // Before the stores close (onClose): let e-mails handed off without waiting finish and audit.
-    app.addHook('preClose', () => ctx.settle())
+    // Before the stores close (onClose): let e-mails handed off without waiting finish and audit
+    // (at most 2 s: a gateway that never answers must not hold the shutdown).
+    app.addHook('preClose', () => ctx.settle(2_000))
     await app.register(sdkRoutes, { prefix: '/sdk/v1', ctx })
     const cache = { 'cache-control': 'public, max-age=300' }
     const open = { config: { public: true } }
