@@ -20,6 +20,9 @@ import { pspsRoutes } from './operations/pspsRoutes'
 import { planningRoutes } from './operations/planningRoutes'
 import { mitigationRoutes } from './operations/mitigationRoutes'
 import { alertsRoutes, createAlertsEngine } from './operations/alertsRoutes'
+import { createAlertDelivery, deliveryPlugin } from './delivery'
+import { ogcRoutes } from './ogc/ogcRoutes'
+import { tileJsonRoutes } from './ogc/tileJsonRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -111,6 +114,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The one alerts engine (GET /api/alerts, alert delivery, feed updates evaluate through it).
   app.decorate('alertsEngine', createAlertsEngine(app))
+  app.decorate('alertDelivery', createAlertDelivery(app))
   // Other areas register their plugin here (one line each).
   await app.register(preferencesRoutes, {})
   await app.register(identityPlugin, {})
@@ -120,6 +124,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(planningRoutes, {})
   await app.register(mitigationRoutes, {})
   await app.register(alertsRoutes, {})
+  await app.register(deliveryPlugin, {})
+  await app.register(ogcRoutes, { prefix: '/ogc' })
+  await app.register(tileJsonRoutes)
 
   await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)
   return app
