@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify'
+import { sessionOf } from '../auth/routeAuth'
+import { isAuthorized, identitySettings } from '../identity'
+import { createDeliveryStore } from '../store/deliveryStore'
+import { createIdentityStore } from '../store/identityStore'
+
+const querystring = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 200 } },
+} as const
+
+/**
+ * GET /api/admin/alert-deliveries?limit=N: the delivery log, newest first — every message queued,
+ * sent, failed (with the reason and the next retry), given up, held by quiet hours or dropped
+ * (cleared, acknowledged, unsubscribed, no address). Only for members whose roles grant
+ * `members:read` (spec §6 semantics, config/app.yaml rbac); others get 403.
+ */
+export async function deliveryLogRoutes(app: FastifyInstance): Promise<void> {
+  const store = createDeliveryStore(app.store.accounts)
+  const identity = createIdentityStore(app.store.accounts)
+  app.get<{ Querystring: { limit: number } }>(
+    '/api/admin/alert-deliveries',
+    { schema: { querystring } },
+    async (request, reply) => {
+      if (!isAuthorized(identitySettings.rbac, sessionOf(request).roles, 'members', 'read'))
+        return reply
+          .code(403)
+          .send({ error: 'forbidden', message: 'The delivery log is for administrators.' })
+      reply.header('cache-control', 'no-store')
+      const emails = new Map<string, string | null>()
+      const emailOf = (id: string) => {
+        if (!emails.has(id)) emails.set(id, identity.memberById(id)?.email ?? null)
+        return emails.get(id) ?? null
+      }
+      return {
+        entries: store.recentLog(request.query.limit).map((e) => ({
+          ...e,
+          at: new Date(e.at).toISOString(),
+          memberEmail: emailOf(e.memberId),
+        })),
+      }
+    },
+  )
+}

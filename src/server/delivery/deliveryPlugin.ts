@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify'
+import { operationsConfig } from '../../generated/config'
+import type { DeliveryEngine } from './DeliveryEngine'
+import { deliveryLogRoutes } from './deliveryLogRoutes'
+import { startDeliverySchedule } from './deliverySchedule'
+import { subscriptionRoutes } from './subscriptionRoutes'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Alert delivery (null when config/operations.yaml has no `delivery`). */
+    alertDelivery: DeliveryEngine | null
+  }
+}
+
+export interface DeliveryPluginOptions {
+  /** Run the evaluation schedule and the dataset watcher (default true). */
+  schedule?: boolean
+}
+
+/**
+ * Alert delivery: hooks `app.alertDelivery` onto every evaluation of `app.alertsEngine` (requests,
+ * the schedule, imports seen by the watcher, feed updates), runs the schedule, and serves the
+ * subscription and delivery-log routes.
+ */
+export async function deliveryPlugin(app: FastifyInstance, opts: DeliveryPluginOptions): Promise<void> {
+  await app.register(subscriptionRoutes, { settings: operationsConfig.delivery })
+  await app.register(deliveryLogRoutes)
+  const delivery = app.alertDelivery
+  if (!delivery) return
+  const stopListening = app.alertsEngine.onEvaluated((evaluation) => {
+    try {
+      if (delivery.observe(evaluation)) void delivery.tick()
+    } catch (err) {
+      app.log.warn({ err }, 'alert delivery could not record an evaluation')
+    }
+  })
+  const settings = operationsConfig.delivery
+  let stopSchedule = () => undefined as void
+  if (opts.schedule !== false && settings) {
+    app.addHook('onReady', async () => {
+      stopSchedule = startDeliverySchedule({ app, delivery, settings })
+    })
+  }
+  app.addHook('onClose', async () => {
+    stopSchedule()
+    stopListening()
+  })
+}

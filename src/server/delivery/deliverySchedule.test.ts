@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { DeliverySettings } from '../../generated/types'
+import type { DeliveryEngine } from './DeliveryEngine'
+import { startDeliverySchedule } from './deliverySchedule'
+
+const settings = {
+  channels: ['sms'],
+  evaluateEveryMinutes: 5,
+  watchSeconds: 10,
+  digestWindowMinutes: 0,
+  reminderIntervalMinutes: 0,
+  templates: {},
+} as unknown as DeliverySettings
+
+describe('the delivery schedule', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('evaluates at start, on a dataset version change (an import by another process) and on the schedule', () => {
+    const versions: Record<string, number> = { hotspots: 1, lines: 1 }
+    const evaluate = vi.fn()
+    const tick = vi.fn(async () => undefined)
+    const app = {
+      alertsEngine: { datasetIds: () => ['hotspots', 'lines'], evaluate },
+      store: { info: (id: string) => ({ version: versions[id] ?? 0 }) },
+      log: { warn: vi.fn() },
+    } as unknown as FastifyInstance
+    const stop = startDeliverySchedule({ app, delivery: { tick } as unknown as DeliveryEngine, settings })
+    expect(evaluate).toHaveBeenCalledTimes(1)
+    vi.advanceTimersByTime(10_000)
+    expect(evaluate).toHaveBeenCalledTimes(1) // nothing changed: only due sends run
+    expect(tick).toHaveBeenCalledTimes(1)
+    versions.hotspots = 2
+    vi.advanceTimersByTime(10_000)
+    expect(evaluate).toHaveBeenCalledTimes(2)
+    vi.advanceTimersByTime(5 * 60_000 - 20_000)
+    expect(evaluate).toHaveBeenCalledTimes(3) // the 5-minute schedule
+    stop()
+    vi.advanceTimersByTime(60 * 60_000)
+    expect(evaluate).toHaveBeenCalledTimes(3)
+  })
+})

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify'
+import type { DeliverySettings } from '../../generated/types'
+import type { DeliveryEngine } from './DeliveryEngine'
+
+/**
+ * Timers of alert delivery: every `evaluateEveryMinutes` every rule is evaluated; every
+ * `watchSeconds` the versions of the alert datasets are read (the store re-reads them from SQLite,
+ * so an import by the CLI in another process shows) and a change is evaluated at once; each watch
+ * also runs due sends, digests, reminders and retries. Answers the function that stops them.
+ */
+export function startDeliverySchedule(deps: {
+  app: FastifyInstance
+  delivery: DeliveryEngine
+  settings: DeliverySettings
+}): () => void {
+  const { app, delivery, settings } = deps
+  const engine = app.alertsEngine
+  const versions = () =>
+    engine
+      .datasetIds()
+      .map((id) => `${id}:${app.store.info(id).version}`)
+      .join(',')
+  let seen = versions()
+  const evaluate = (why: string) => {
+    try {
+      engine.evaluate()
+    } catch (err) {
+      app.log.warn({ err, why }, 'alert evaluation failed')
+    }
+  }
+  evaluate('start')
+  const watch = setInterval(
+    () => {
+      const now = versions()
+      if (now !== seen) {
+        seen = now
+        evaluate('datasets changed')
+      }
+      void delivery.tick()
+    },
+    (settings.watchSeconds ?? 10) * 1000,
+  )
+  const scheduled = setInterval(() => evaluate('schedule'), (settings.evaluateEveryMinutes ?? 5) * 60_000)
+  watch.unref()
+  scheduled.unref()
+  return () => {
+    clearInterval(watch)
+    clearInterval(scheduled)
+  }
+}

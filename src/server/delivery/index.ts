@@ -1,0 +1,3 @@
+export { deliveryPlugin, type DeliveryPluginOptions } from './deliveryPlugin'
+export { createAlertDelivery, type AlertDeliveryOptions } from './createAlertDelivery'
+export { DeliveryEngine } from './DeliveryEngine'

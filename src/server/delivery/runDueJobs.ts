@@ -1,0 +1,76 @@
+import type { DeliverySettings } from '../../generated/types'
+import type { DeliveryJob, DeliveryStore } from '../store/deliveryStore'
+import type { SendAlertMessage } from './alertChannels'
+
+const DEFAULT_RETRY = { attempts: 5, backoffSeconds: 30 }
+
+/** Wait before attempt `attempt + 1` after `attempt` failed: backoff, doubling each time. */
+export function retryDelayMs(retry: DeliverySettings['retry'], attempt: number): number {
+  const { backoffSeconds } = retry ?? DEFAULT_RETRY
+  return backoffSeconds * 1000 * 2 ** Math.max(0, attempt - 1)
+}
+
+/**
+ * Sends every job due at `at` (in parallel): a success is logged `sent`; a failure is logged
+ * `failed` with the reason and retried after the backoff, until the configured attempts are used
+ * (`gave_up`).
+ */
+export async function runDueJobs(
+  store: DeliveryStore,
+  send: SendAlertMessage,
+  retry: DeliverySettings['retry'],
+  at: number,
+): Promise<void> {
+  const attempts = (retry ?? DEFAULT_RETRY).attempts
+  await Promise.all(store.dueJobs(at).map((job) => runJob(store, send, job, attempts, retry, at)))
+}
+
+async function runJob(
+  store: DeliveryStore,
+  send: SendAlertMessage,
+  job: DeliveryJob,
+  maxAttempts: number,
+  retry: DeliverySettings['retry'],
+  at: number,
+): Promise<void> {
+  const attempt = job.attempts + 1
+  const entry = {
+    jobId: job.id,
+    memberId: job.memberId,
+    channel: job.channel,
+    kind: job.kind,
+    alertIds: job.alertIds,
+    attempt,
+  }
+  // Claimed before sending, so an overlapping run cannot send it twice.
+  store.updateJob(job.id, 'sending', attempt, at)
+  try {
+    await send({
+      channel: job.channel,
+      to: job.recipient,
+      memberId: job.memberId,
+      kind: job.kind,
+      alertIds: job.alertIds,
+      subject: job.subject,
+      text: job.text,
+      link: job.link,
+    })
+    store.updateJob(job.id, 'sent', attempt, at)
+    store.log({ ...entry, at, event: 'sent', detail: null })
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err)
+    if (attempt >= maxAttempts) {
+      store.updateJob(job.id, 'failed', attempt, at)
+      store.log({ ...entry, at, event: 'gave_up', detail: `${reason}; ${attempt} attempts` })
+      return
+    }
+    const next = at + retryDelayMs(retry, attempt)
+    store.updateJob(job.id, 'queued', attempt, next)
+    store.log({
+      ...entry,
+      at,
+      event: 'failed',
+      detail: `${reason}; retry at ${new Date(next).toISOString()}`,
+    })
+  }
+}

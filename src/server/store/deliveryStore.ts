@@ -1,0 +1,277 @@
+import type Database from 'better-sqlite3'
+
+/** One member's notice of one episode of one alert (table alert_notices, migration 110). */
+export interface Notice {
+  memberId: string
+  alertId: string
+  episode: number
+  severity: string
+  /** The message fields when the alert was raised (src/server/delivery/messageFields.ts). */
+  fields: Record<string, string>
+  /** pending → (held) → sent; or cleared, acknowledged, unsubscribed, done (no more reminders). */
+  state: string
+  queuedAt: number
+  sentAt: number | null
+  reminders: number
+  nextReminderAt: number | null
+}
+
+/** A message to send (or being retried) on one channel (table delivery_jobs). */
+export interface DeliveryJob {
+  id: number
+  memberId: string
+  channel: 'sms' | 'email'
+  kind: 'alert' | 'digest' | 'reminder'
+  alertIds: string[]
+  recipient: string
+  subject: string | null
+  text: string
+  link: string
+  attempts: number
+  nextAt: number
+  /** queued (waiting for its next attempt), sent, failed (attempts used up). */
+  state: string
+}
+
+/** One line of the delivery log admins read (table delivery_log). */
+export interface DeliveryLogEntry {
+  id: number
+  at: number
+  jobId: number | null
+  memberId: string
+  channel: string | null
+  kind: string
+  alertIds: string[]
+  /** queued, sent, failed, retry_scheduled, gave_up, held, no_recipient, cleared, acknowledged, unsubscribed */
+  event: string
+  attempt: number | null
+  detail: string | null
+}
+
+type NoticeKey = Pick<Notice, 'memberId' | 'alertId' | 'episode'>
+
+interface NoticeRow {
+  member_id: string
+  alert_id: string
+  episode: number
+  severity: string
+  fields: string
+  state: string
+  queued_at: number
+  sent_at: number | null
+  reminders: number
+  next_reminder_at: number | null
+}
+
+interface JobRow {
+  id: number
+  member_id: string
+  channel: string
+  kind: string
+  alert_ids: string
+  recipient: string
+  subject: string | null
+  text: string
+  link: string
+  attempts: number
+  next_at: number
+  state: string
+}
+
+interface LogRow {
+  id: number
+  at: number
+  job_id: number | null
+  member_id: string
+  channel: string | null
+  kind: string
+  alert_ids: string
+  event: string
+  attempt: number | null
+  detail: string | null
+}
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return fallback
+  }
+}
+
+const toNotice = (r: NoticeRow): Notice => ({
+  memberId: r.member_id,
+  alertId: r.alert_id,
+  episode: r.episode,
+  severity: r.severity,
+  fields: parseJson<Record<string, string>>(r.fields, {}),
+  state: r.state,
+  queuedAt: r.queued_at,
+  sentAt: r.sent_at,
+  reminders: r.reminders,
+  nextReminderAt: r.next_reminder_at,
+})
+
+const toJob = (r: JobRow): DeliveryJob => ({
+  id: r.id,
+  memberId: r.member_id,
+  channel: r.channel === 'email' ? 'email' : 'sms',
+  kind: r.kind === 'digest' || r.kind === 'reminder' ? r.kind : 'alert',
+  alertIds: parseJson<string[]>(r.alert_ids, []),
+  recipient: r.recipient,
+  subject: r.subject,
+  text: r.text,
+  link: r.link,
+  attempts: r.attempts,
+  nextAt: r.next_at,
+  state: r.state,
+})
+
+const toLog = (r: LogRow): DeliveryLogEntry => ({
+  id: r.id,
+  at: r.at,
+  jobId: r.job_id,
+  memberId: r.member_id,
+  channel: r.channel,
+  kind: r.kind,
+  alertIds: parseJson<string[]>(r.alert_ids, []),
+  event: r.event,
+  attempt: r.attempt,
+  detail: r.detail,
+})
+
+/** Alert episodes, notices, send jobs and the delivery log of the accounts database (migration 110). */
+export function createDeliveryStore(db: Database.Database) {
+  const active = db.prepare<[], { alert_id: string; episode: number }>(
+    'SELECT alert_id, episode FROM alert_episodes WHERE active = 1',
+  )
+  const episodeOf = db
+    .prepare<[string], number>('SELECT episode FROM alert_episodes WHERE alert_id = ?')
+    .pluck()
+  const raise = db.prepare(
+    `INSERT INTO alert_episodes (alert_id, episode, active, raised_at, cleared_at) VALUES (?, 1, 1, ?, NULL)
+     ON CONFLICT(alert_id) DO UPDATE SET episode = episode + 1, active = 1, raised_at = excluded.raised_at, cleared_at = NULL`,
+  )
+  const clear = db.prepare('UPDATE alert_episodes SET active = 0, cleared_at = ? WHERE alert_id = ?')
+  const insertNotice = db.prepare(
+    `INSERT OR IGNORE INTO alert_notices (member_id, alert_id, episode, severity, fields, state, queued_at)
+     VALUES (?, ?, ?, ?, ?, 'pending', ?)`,
+  )
+  const noticesIn = db.prepare<[], NoticeRow>(
+    "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
+  )
+  const remindersDue = db.prepare<[number], NoticeRow>(
+    "SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? ORDER BY member_id, alert_id",
+  )
+  const setNotice = db.prepare(
+    `UPDATE alert_notices SET state = ?, sent_at = coalesce(?, sent_at), reminders = ?, next_reminder_at = ?
+     WHERE member_id = ? AND alert_id = ? AND episode = ?`,
+  )
+  const acked = db
+    .prepare<[string, string], number>('SELECT 1 FROM alert_acks WHERE alert_id = ? AND member_id = ?')
+    .pluck()
+  const insertJob = db.prepare(
+    `INSERT INTO delivery_jobs (member_id, channel, kind, alert_ids, recipient, subject, text, link, attempts, next_at, state, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 'queued', ?)`,
+  )
+  const jobsDue = db.prepare<[number], JobRow>(
+    "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, id",
+  )
+  const nextJob = db
+    .prepare<[], number>("SELECT min(next_at) FROM delivery_jobs WHERE state = 'queued'")
+    .pluck()
+  const setJob = db.prepare('UPDATE delivery_jobs SET state = ?, attempts = ?, next_at = ? WHERE id = ?')
+  const insertLog = db.prepare(
+    `INSERT INTO delivery_log (at, job_id, member_id, channel, kind, alert_ids, event, attempt, detail)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const readLog = db.prepare<[number], LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT ?')
+
+  /** Starts an episode for each raised alert and ends the cleared ones; answers the new episodes. */
+  const transition = db.transaction((raised: string[], cleared: string[], at: number) => {
+    for (const id of cleared) clear.run(at, id)
+    const episodes = new Map<string, number>()
+    for (const id of raised) {
+      raise.run(id, at)
+      episodes.set(id, Number(episodeOf.get(id) ?? 1))
+    }
+    return episodes
+  })
+
+  const requeue = db.prepare("UPDATE delivery_jobs SET state = 'queued' WHERE state = 'sending'")
+
+  return {
+    /** Jobs a stopped server was sending go back to the queue (a message may then go twice, never zero times). */
+    requeueInterrupted: (): number => requeue.run().changes,
+    /** alert id → current episode, for every alert raised and not cleared. */
+    activeEpisodes: (): Map<string, number> => new Map(active.all().map((r) => [r.alert_id, r.episode])),
+    transition: (raised: string[], cleared: string[], at: number): Map<string, number> =>
+      transition(raised, cleared, at),
+    /** Queues a notice; false when the member already has this episode (never told twice). */
+    queueNotice(n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>): boolean {
+      return (
+        insertNotice.run(n.memberId, n.alertId, n.episode, n.severity, JSON.stringify(n.fields), n.queuedAt)
+          .changes > 0
+      )
+    },
+    waitingNotices: (): Notice[] => noticesIn.all().map(toNotice),
+    dueReminders: (now: number): Notice[] => remindersDue.all(now).map(toNotice),
+    updateNotice(
+      key: NoticeKey,
+      change: { state: string; sentAt?: number; reminders: number; nextReminderAt: number | null },
+    ): void {
+      setNotice.run(
+        change.state,
+        change.sentAt ?? null,
+        change.reminders,
+        change.nextReminderAt,
+        key.memberId,
+        key.alertId,
+        key.episode,
+      )
+    },
+    /** Whether the member acknowledged the alert in the app (alert_acks, migration 080). */
+    acknowledged: (memberId: string, alertId: string): boolean => acked.get(alertId, memberId) !== undefined,
+    addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): number {
+      const r = insertJob.run(
+        job.memberId,
+        job.channel,
+        job.kind,
+        JSON.stringify(job.alertIds),
+        job.recipient,
+        job.subject,
+        job.text,
+        job.link,
+        job.nextAt,
+        at,
+      )
+      return Number(r.lastInsertRowid)
+    },
+    dueJobs: (now: number): DeliveryJob[] => jobsDue.all(now).map(toJob),
+    /** When the next queued job is due (ms), or null when none waits. */
+    nextJobAt: (): number | null => {
+      const v = nextJob.get()
+      return typeof v === 'number' ? v : null
+    },
+    updateJob(id: number, state: string, attempts: number, nextAt: number): void {
+      setJob.run(state, attempts, nextAt, id)
+    },
+    log(e: Omit<DeliveryLogEntry, 'id'>): void {
+      insertLog.run(
+        e.at,
+        e.jobId,
+        e.memberId,
+        e.channel,
+        e.kind,
+        JSON.stringify(e.alertIds),
+        e.event,
+        e.attempt,
+        e.detail,
+      )
+    },
+    /** Newest first. */
+    recentLog: (limit: number): DeliveryLogEntry[] => readLog.all(limit).map(toLog),
+  }
+}
+
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>
