@@ -1,0 +1,21 @@
+import type { FeedDefinition } from '../../generated/types'
+import type { DatasetDef } from '../store/catalog'
+import { firstPosition } from './feedGeometry'
+import type { FeedRow } from './feedRow'
+
+/** The key fields of a feed: its own `key`, else its dataset's key; empty means every record is new. */
+export function keyFields(feed: FeedDefinition, dataset: DatasetDef): readonly string[] {
+  return feed.key ?? (dataset.key ? [dataset.key] : [])
+}
+
+/** The identity of a row: its key field values (`geometry`: the point position to 1e-5°). */
+export function rowKey(fields: readonly string[], row: Omit<FeedRow, 'key'>, fallback: number): string {
+  if (fields.length === 0) return `#${fallback}`
+  return JSON.stringify(
+    fields.map((f) => {
+      if (f !== 'geometry') return row.props[f] ?? null
+      const p = firstPosition(row.geometry)
+      return p ? [Math.round((p[0] ?? 0) * 1e5), Math.round((p[1] ?? 0) * 1e5)] : null
+    }),
+  )
+}

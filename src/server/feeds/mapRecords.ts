@@ -1,0 +1,136 @@
+import type { Geometry } from 'geojson'
+import type { FeedDefinition } from '../../generated/types'
+import type { DatasetDef } from '../store/catalog'
+import { encodeFeature } from '../store/writeDataset'
+import { circleAround, geometryInBox } from './feedGeometry'
+import { keyFields, rowKey } from './feedKey'
+import type { FeedRow } from './feedRow'
+import type { ParsedFeed, Rejection } from './feedTypes'
+import { mapField } from './mapField'
+import { readPath } from './readPath'
+
+export interface MapContext {
+  feed: FeedDefinition
+  dataset: DatasetDef
+  /** Records outside this [w, s, e, n] box are dropped; null keeps all. */
+  bbox: readonly number[] | null
+  /** Zone code → polygon, for records with zone codes and no geometry. */
+  zones: ReadonlyMap<string, Geometry> | null
+}
+
+export interface Mapped {
+  rows: FeedRow[]
+  read: number
+  outsideTerritory: number
+  filteredOut: number
+  duplicates: number
+  withoutGeometry: number
+  rejected: number
+  rejections: Rejection[]
+}
+
+const MAX_REJECTIONS = 20
+
+function pointFrom(props: Record<string, unknown>, lonField: string, latField: string): Geometry {
+  const num = (v: unknown) =>
+    typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
+  const lon = num(readPath(props, lonField))
+  const lat = num(readPath(props, latField))
+  if (!Number.isFinite(lon) || !Number.isFinite(lat))
+    throw new Error(`missing coordinates (${lonField}, ${latField})`)
+  if (Math.abs(lon) > 180 || Math.abs(lat) > 90)
+    throw new Error(`coordinates [${lon}, ${lat}] are not lon/lat`)
+  return { type: 'Point', coordinates: [lon, lat] }
+}
+
+function zoneGeometry(
+  props: Record<string, unknown>,
+  codesField: string,
+  zones: ReadonlyMap<string, Geometry>,
+): Geometry | null {
+  const raw = readPath(props, codesField)
+  const codes = typeof raw === 'string' ? raw.split(/[;,]\s*/) : []
+  const polygons: number[][][][] = []
+  for (const code of codes) {
+    const g = zones.get(code.trim())
+    if (g?.type === 'Polygon') polygons.push(g.coordinates)
+    else if (g?.type === 'MultiPolygon') polygons.push(...g.coordinates)
+  }
+  return polygons.length === 0 ? null : { type: 'MultiPolygon', coordinates: polygons }
+}
+
+/**
+ * Maps parsed records onto the dataset: `filter.where`, geometry (point columns, zones, point →
+ * circle), the territory box, every field mapping, then a check that the store would accept the
+ * feature. Records that fail are counted with their line/feature number; records of the same key
+ * keep the newest (by `time`, else the later one).
+ */
+export function mapRecords(parsed: ParsedFeed, ctx: MapContext): Mapped {
+  const { feed, dataset, bbox, zones } = ctx
+  const out: Mapped = {
+    rows: [],
+    read: parsed.records.length,
+    outsideTerritory: 0,
+    filteredOut: 0,
+    duplicates: 0,
+    withoutGeometry: 0,
+    rejected: 0,
+    rejections: [],
+  }
+  const fields = dataset.fields.map((f) => ({ f, m: feed.fields[f.name] }))
+  const keys = keyFields(feed, dataset)
+  const byKey = new Map<string, number>()
+  const where = feed.filter?.where ?? []
+  const geo = feed.geometry
+  for (const record of parsed.records) {
+    if (!where.every((c) => c.in.some((v) => String(v) === String(readPath(record.props, c.field) ?? '')))) {
+      out.filteredOut++
+      continue
+    }
+    try {
+      let geometry: Geometry | null =
+        geo?.lon && geo.lat ? pointFrom(record.props, geo.lon, geo.lat) : record.geometry
+      if (!geometry && geo?.zones && zones) geometry = zoneGeometry(record.props, geo.zones.codes, zones)
+      if (geometry && bbox && !geometryInBox(geometry, bbox)) {
+        out.outsideTerritory++
+        continue
+      }
+      let approximate = false
+      if (
+        geometry?.type === 'Point' &&
+        dataset.geometry === 'polygon' &&
+        geo?.pointRadiusMeters !== undefined
+      ) {
+        geometry = circleAround(geometry.coordinates, geo.pointRadiusMeters)
+        approximate = true
+      }
+      const props: FeedRow['props'] = {}
+      for (const { f, m } of fields)
+        props[f.name] = m ? mapField(f.name, f.type, m, record.props, record.units) : null
+      if (geometry) encodeFeature(dataset, { geometry, properties: props })
+      else if (geo?.optional) out.withoutGeometry++
+      else throw new Error('missing geometry')
+      const time = feed.time ? ((props[feed.time] as string | null) ?? null) : null
+      const partial = { time, props, geometry, approximate }
+      const key = rowKey(keys, partial, record.n)
+      const at = byKey.get(key)
+      const row = { key, ...partial }
+      if (at === undefined) {
+        byKey.set(key, out.rows.length)
+        out.rows.push(row)
+      } else {
+        out.duplicates++
+        const have = out.rows[at] as FeedRow
+        if ((row.time ?? '') >= (have.time ?? '')) out.rows[at] = row
+      }
+    } catch (e) {
+      out.rejected++
+      if (out.rejections.length < MAX_REJECTIONS)
+        out.rejections.push({
+          at: `${parsed.unit} ${record.n}`,
+          reason: (e instanceof Error ? e.message : String(e)).replace(/^line \d+: /, ''),
+        })
+    }
+  }
+  return out
+}

@@ -1,0 +1,156 @@
+import type Database from 'better-sqlite3'
+import type { FeedRow } from '../feeds/feedRow'
+import type { RunSummary } from '../feeds/feedTypes'
+
+/** A feed's freshness as GET /api/feeds reports it. */
+export interface FeedStatus {
+  feed: string
+  dataset: string
+  /** Where the last run read from (URL without query string, or file). */
+  source: string | null
+  lastAttemptAt: string | null
+  lastSuccessAt: string | null
+  /** Newest `time` value in the feed's data. */
+  newestDataAt: string | null
+  /** Error of the last run; null once a run succeeds. */
+  lastError: string | null
+  lastErrorAt: string | null
+  /** Failed runs since the last success. */
+  failures: number
+  summary: RunSummary | null
+  etag: string | null
+  lastModified: string | null
+}
+
+interface StatusRow {
+  feed: string
+  dataset: string
+  source: string | null
+  last_attempt_at: string | null
+  last_success_at: string | null
+  newest_data_at: string | null
+  last_error: string | null
+  last_error_at: string | null
+  failures: number
+  summary: string | null
+  etag: string | null
+  last_modified: string | null
+}
+
+function toStatus(r: StatusRow): FeedStatus {
+  let summary: RunSummary | null = null
+  try {
+    summary = r.summary ? (JSON.parse(r.summary) as RunSummary) : null
+  } catch {
+    summary = null
+  }
+  return {
+    feed: r.feed,
+    dataset: r.dataset,
+    source: r.source,
+    lastAttemptAt: r.last_attempt_at,
+    lastSuccessAt: r.last_success_at,
+    newestDataAt: r.newest_data_at,
+    lastError: r.last_error,
+    lastErrorAt: r.last_error_at,
+    failures: r.failures,
+    summary,
+    etag: r.etag,
+    lastModified: r.last_modified,
+  }
+}
+
+/** Feed records and freshness in the feature store (migration 100_feeds.sql). */
+export class FeedStore {
+  constructor(private readonly db: Database.Database) {}
+
+  /** The feed's current records (empty before its first successful run). */
+  rows(feed: string): FeedRow[] {
+    return (
+      this.db
+        .prepare('SELECT row FROM feed_records WHERE feed = ? ORDER BY rkey')
+        .pluck()
+        .all(feed) as string[]
+    ).map((r) => JSON.parse(r) as FeedRow)
+  }
+
+  status(feed: string): FeedStatus | null {
+    const r = this.db.prepare('SELECT * FROM feed_status WHERE feed = ?').get(feed) as StatusRow | undefined
+    return r ? toStatus(r) : null
+  }
+
+  allStatus(): FeedStatus[] {
+    return (this.db.prepare('SELECT * FROM feed_status ORDER BY feed').all() as StatusRow[]).map(toStatus)
+  }
+
+  private ensure(feed: string, dataset: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO feed_status (feed, dataset) VALUES (?, ?)').run(feed, dataset)
+  }
+
+  /** A successful run: the feed's records replaced, freshness and validators updated (one transaction). */
+  saveRun(
+    feed: string,
+    dataset: string,
+    rows: readonly FeedRow[],
+    run: {
+      source: string
+      at: string
+      summary: RunSummary
+      etag: string | null
+      lastModified: string | null
+    },
+  ): void {
+    this.db.transaction(() => {
+      this.ensure(feed, dataset)
+      this.db.prepare('DELETE FROM feed_records WHERE feed = ?').run(feed)
+      const put = this.db.prepare(
+        'INSERT OR REPLACE INTO feed_records (feed, rkey, time, row) VALUES (?, ?, ?, ?)',
+      )
+      for (const r of rows) put.run(feed, r.key, r.time, JSON.stringify(r))
+      this.db
+        .prepare(
+          `UPDATE feed_status SET dataset = ?, source = ?, last_attempt_at = ?, last_success_at = ?, newest_data_at = ?,
+           last_error = NULL, last_error_at = NULL, failures = 0, summary = ?, etag = ?, last_modified = ? WHERE feed = ?`,
+        )
+        .run(
+          dataset,
+          run.source,
+          run.at,
+          run.at,
+          run.summary.newest,
+          JSON.stringify(run.summary),
+          run.etag,
+          run.lastModified,
+          feed,
+        )
+    })()
+  }
+
+  /** A run that changed nothing (304 Not Modified): it still counts as a successful check. */
+  saveNotModified(feed: string, dataset: string, at: string): void {
+    this.ensure(feed, dataset)
+    this.db
+      .prepare(
+        'UPDATE feed_status SET last_attempt_at = ?, last_success_at = ?, last_error = NULL, last_error_at = NULL, failures = 0 WHERE feed = ?',
+      )
+      .run(at, at, feed)
+  }
+
+  /** A failed run: the error is recorded, the data and the validators stay as they were. */
+  saveFailure(
+    feed: string,
+    dataset: string,
+    source: string,
+    at: string,
+    error: string,
+    summary: RunSummary | null,
+  ): void {
+    this.ensure(feed, dataset)
+    this.db
+      .prepare(
+        `UPDATE feed_status SET source = ?, last_attempt_at = ?, last_error = ?, last_error_at = ?, failures = failures + 1,
+         summary = coalesce(?, summary) WHERE feed = ?`,
+      )
+      .run(source, at, error.slice(0, 1000), at, summary ? JSON.stringify(summary) : null, feed)
+  }
+}
