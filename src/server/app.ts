@@ -13,6 +13,8 @@ import { defaultCatalog, type Catalog } from './store/catalog'
 import { openStore, type SqliteStore } from './store/sqliteStore'
 import type { TileCache } from './tiles/tileCache'
 import { tileRoutes } from './tiles/tileRoutes'
+import { createFeedPoller, feedRoutes } from './feeds/feedRoutes'
+import type { FeedPollerOptions } from './feeds/FeedPoller'
 import { preferencesRoutes } from './preferences'
 import { identityPlugin } from './identity'
 import { basemapPlugin } from './basemap/basemapPlugin'
@@ -21,8 +23,10 @@ import { planningRoutes } from './operations/planningRoutes'
 import { mitigationRoutes } from './operations/mitigationRoutes'
 import { alertsRoutes, createAlertsEngine } from './operations/alertsRoutes'
 import { createAlertDelivery, deliveryPlugin } from './delivery'
+import { briefingRoutes } from './briefing/briefingRoutes'
 import { ogcRoutes } from './ogc/ogcRoutes'
 import { tileJsonRoutes } from './ogc/tileJsonRoutes'
+import { exportRoutes } from './export/exportRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,6 +53,8 @@ export interface AppOptions {
   trustProxy?: boolean
   /** Serve the web app's `*.map` source maps (off by default: they hold the whole client source). */
   sourceMaps?: boolean
+  /** Poll the enabled feeds of config/feeds.yaml on their schedule (FEEDS=on; off by default). */
+  feeds?: boolean | FeedPollerOptions
   /** Extra origins the page may fetch from (Content-Security-Policy connect-src), e.g. a hosted IdP. */
   connectSrc?: string[]
 }
@@ -115,6 +121,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The one alerts engine (GET /api/alerts, alert delivery, feed updates evaluate through it).
   app.decorate('alertsEngine', createAlertsEngine(app))
   app.decorate('alertDelivery', createAlertDelivery(app))
+  // Live feeds (config/feeds.yaml): polled on their schedule only with FEEDS=on.
+  app.decorate('feeds', createFeedPoller(app, opts.feeds ?? false))
   // Other areas register their plugin here (one line each).
   await app.register(preferencesRoutes, {})
   await app.register(identityPlugin, {})
@@ -125,8 +133,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mitigationRoutes, {})
   await app.register(alertsRoutes, {})
   await app.register(deliveryPlugin, {})
+  await app.register(briefingRoutes, { demo: opts.demo })
   await app.register(ogcRoutes, { prefix: '/ogc' })
   await app.register(tileJsonRoutes)
+  await app.register(exportRoutes)
+  await app.register(feedRoutes)
 
   await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)
   return app
