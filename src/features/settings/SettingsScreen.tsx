@@ -1,4 +1,5 @@
 import { H1 } from '@blueprintjs/core'
+import { AlertSubscriptionSection } from './AlertSubscriptionSection'
 import { screenTitle } from '../docs/screenTitle'
 import { PasswordSection } from './PasswordSection'
 import { PreferencesSection } from './PreferencesSection'
@@ -11,7 +12,7 @@ import './settings.css'
 const loadProfile = () => fetchProfile()
 const loadPreferences = () => fetchPreferences()
 
-/** /Settings: profile and roles, session expiry, password, sign out everywhere, display preferences. */
+/** /Settings: profile and roles, session expiry, password, sign out everywhere, display preferences, alert subscriptions. */
 export function SettingsScreen() {
   const [profile] = useLoad(loadProfile)
   const [preferences, setPreferences] = useLoad(loadPreferences)
@@ -23,6 +24,7 @@ export function SettingsScreen() {
       <SessionSection timeZonePreference={timeZone} />
       <PasswordSection />
       <PreferencesSection preferences={preferences} onSaved={setPreferences} />
+      <AlertSubscriptionSection />
     </main>
   )
 }
