@@ -66,6 +66,8 @@ const app = await buildApp({
     ...(env.EMBERLINE_CSP_CONNECT_SRC ?? '').split(/\s+/).filter(Boolean),
   ],
   staticDir: env.STATIC_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
+  // Live public feeds (config/feeds.yaml) on their schedule; off by default: the demo stays synthetic.
+  feeds: /^(1|true|on|yes)$/i.test(env.FEEDS ?? ''),
 })
 app.addHook('onClose', async () => store.close())
 

@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify'
+import { feedsConfig } from '../../generated/config'
+import type { FeedDefinition, FeedsConfig } from '../../generated/types'
+import { FeedStore } from '../store/feedStore'
+import { tileIndexesOf } from '../tiles/tileIndexes'
+import { runFeed, type RunResult } from './runFeed'
+
+export interface FeedPollerOptions {
+  /** Defaults to config/feeds.yaml. */
+  config?: FeedsConfig
+  /** The clock retention and freshness use (defaults to Date.now). */
+  now?: () => number
+  env?: NodeJS.ProcessEnv
+  /** Poll on the schedule once the app is ready (default true); false: only `pollOnce` runs feeds. */
+  schedule?: boolean
+  /** Waits between download retries (tests pass a fake). */
+  sleep?: (ms: number) => Promise<void>
+}
+
+const MINUTE = 60_000
+
+/**
+ * Polls the enabled feeds: each on its `everyMinutes` (a failed feed is retried sooner, after
+ * 1, 2, 4 … minutes, never later than its schedule), one run at a time, with conditional GET.
+ * After an update the dataset's tile data and archives are rebuilt in the tile worker (tiles then
+ * answer with a new ETag, the records API with the new rows) and the alerts are re-evaluated.
+ */
+export class FeedPoller {
+  readonly config: FeedsConfig
+  private readonly timers = new Map<string, NodeJS.Timeout>()
+  private queue: Promise<unknown> = Promise.resolve()
+  private stopped = false
+  /** The clock runs and freshness are measured with. */
+  readonly clock: () => number
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly options: FeedPollerOptions & { enabled: boolean },
+  ) {
+    this.config = options.config ?? feedsConfig
+    this.clock = options.now ?? Date.now
+  }
+
+  /** True when the server polls (FEEDS=on). */
+  get enabled(): boolean {
+    return this.options.enabled
+  }
+
+  /** The feeds polled: enabled in config. */
+  feeds(): FeedDefinition[] {
+    return this.config.feeds.filter((f) => f.enabled !== false)
+  }
+
+  /** Runs one feed now (queued behind any run in progress). */
+  run(feed: FeedDefinition, opts: { conditional?: boolean } = {}): Promise<RunResult> {
+    const job = this.queue.then(() => this.runNow(feed, opts.conditional ?? true))
+    this.queue = job.catch(() => undefined)
+    return job
+  }
+
+  /** Runs every polled feed once, in config order (tests and the benchmark). */
+  async pollOnce(): Promise<RunResult[]> {
+    const out: RunResult[] = []
+    for (const feed of this.feeds()) out.push(await this.run(feed))
+    return out
+  }
+
+  start(): void {
+    if (!this.options.enabled || this.options.schedule === false) return
+    this.feeds().forEach((feed, i) => this.schedule(feed, i * 2000))
+  }
+
+  stop(): void {
+    this.stopped = true
+    for (const t of this.timers.values()) clearTimeout(t)
+    this.timers.clear()
+  }
+
+  private schedule(feed: FeedDefinition, delay: number): void {
+    if (this.stopped) return
+    const timer = setTimeout(() => {
+      void this.run(feed).then((r) => {
+        const failures = r.ok ? 0 : this.failures(feed)
+        const every = feed.everyMinutes * MINUTE
+        this.schedule(
+          feed,
+          failures === 0 ? every : Math.min(every, MINUTE * 2 ** Math.min(failures - 1, 10)),
+        )
+      })
+    }, delay)
+    timer.unref()
+    this.timers.set(feed.id, timer)
+  }
+
+  private failures(feed: FeedDefinition): number {
+    return new FeedStore(this.app.store.db).status(feed.id)?.failures ?? 1
+  }
+
+  private async runNow(feed: FeedDefinition, conditional: boolean): Promise<RunResult> {
+    const result = await runFeed({ store: this.app.store, config: this.config, now: this.clock() }, feed, {
+      conditional,
+      env: this.options.env,
+      sleep: this.options.sleep,
+    })
+    if (result.ok) this.app.log.info({ ...result.summary, rejections: undefined }, 'feed run')
+    else
+      this.app.log.warn(
+        { feed: feed.id, error: result.error },
+        'feed run failed; the stored data is unchanged',
+      )
+    if (result.ok && result.changed) this.afterUpdate(feed.dataset)
+    return result
+  }
+
+  /** Tile data + archives rebuilt off the event loop; alerts re-evaluated (delivery listens on the engine). */
+  private afterUpdate(datasetId: string): void {
+    try {
+      tileIndexesOf(this.app.store).get(datasetId)
+    } catch (e) {
+      this.app.log.error(e, 'tile rebuild after a feed update failed (tiles are served from the store)')
+    }
+    if (this.app.hasDecorator('alertsEngine')) {
+      try {
+        this.app.alertsEngine.evaluate()
+      } catch (e) {
+        this.app.log.error(e, 'alert evaluation after a feed update failed')
+      }
+    }
+  }
+}

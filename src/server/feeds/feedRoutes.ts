@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify'
+import { layersConfig } from '../../generated/config'
+import type { LayersConfig } from '../../generated/types'
+import { FeedStore } from '../store/feedStore'
+import { FeedPoller, type FeedPollerOptions } from './FeedPoller'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The feed poller (config/feeds.yaml): polls on its schedule only when the app runs with FEEDS=on. */
+    feeds: FeedPoller
+  }
+}
+
+/**
+ * The app's feed poller, stopped with the app; it polls on its schedule once the app is ready when
+ * `poll` is set (main.ts: FEEDS=on), otherwise feeds run only when asked (`app.feeds.run`).
+ */
+export function createFeedPoller(app: FastifyInstance, poll: boolean | FeedPollerOptions): FeedPoller {
+  const poller = new FeedPoller(app, { ...(typeof poll === 'object' ? poll : {}), enabled: poll !== false })
+  app.addHook('onReady', async () => poller.start())
+  app.addHook('onClose', async () => poller.stop())
+  return poller
+}
+
+/** Sidebar layers drawing each dataset (layer → map layers → sources → dataset). */
+export function layersByDataset(layers: LayersConfig): Map<string, string[]> {
+  const datasetOfSource = new Map(layers.sources.map((s) => [s.id, 'dataset' in s ? s.dataset : undefined]))
+  const sourceOfMapLayer = new Map(layers.mapLayers.map((m) => [m.id, m.source]))
+  const out = new Map<string, string[]>()
+  for (const layer of layers.layers) {
+    const datasets = new Set(layer.layers.map((m) => datasetOfSource.get(sourceOfMapLayer.get(m) ?? '')))
+    for (const d of datasets) if (d) out.set(d, [...(out.get(d) ?? []), layer.id])
+  }
+  return out
+}
+
+/** One feed as GET /api/feeds lists it. */
+export interface FeedInfo {
+  id: string
+  title: string
+  dataset: string
+  /** Sidebar layers that draw the dataset (they show the freshness badge). */
+  layers: string[]
+  format: string
+  mode: string
+  everyMinutes: number
+  enabled: boolean
+  source: string | null
+  lastAttemptAt: string | null
+  lastSuccessAt: string | null
+  newestDataAt: string | null
+  lastError: string | null
+  lastErrorAt: string | null
+  failures: number
+  /** never (no run yet), ok, stale (last success older than twice the schedule), error (last run failed). */
+  state: 'never' | 'ok' | 'stale' | 'error'
+  summary: unknown
+}
+
+/**
+ * GET /api/feeds (session required, as every route not declared public): every feed of
+ * config/feeds.yaml by id, with its dataset, the layers showing it, and its freshness — last
+ * attempt, last success, newest timestamp in the data, last error and the last run's counts
+ * (rejections with their line or feature numbers).
+ */
+export async function feedRoutes(app: FastifyInstance): Promise<void> {
+  const poller = app.feeds
+  const store = new FeedStore(app.store.db)
+  const layersOf = layersByDataset(layersConfig)
+
+  app.get(
+    '/api/feeds',
+    { schema: { querystring: { type: 'object', additionalProperties: true } } },
+    async () => {
+      const now = poller.clock()
+      const status = new Map(store.allStatus().map((s) => [s.feed, s]))
+      const feeds: FeedInfo[] = poller.config.feeds.map((f) => {
+        const s = status.get(f.id)
+        const last = s?.lastSuccessAt ? Date.parse(s.lastSuccessAt) : null
+        const state: FeedInfo['state'] = !s?.lastAttemptAt
+          ? 'never'
+          : s.lastError
+            ? 'error'
+            : last !== null && now - last > 2 * f.everyMinutes * 60_000
+              ? 'stale'
+              : 'ok'
+        return {
+          id: f.id,
+          title: f.title,
+          dataset: f.dataset,
+          layers: layersOf.get(f.dataset) ?? [],
+          format: f.format,
+          mode: f.mode,
+          everyMinutes: f.everyMinutes,
+          enabled: f.enabled !== false,
+          source: s?.source ?? f.source.url ?? f.source.file ?? null,
+          lastAttemptAt: s?.lastAttemptAt ?? null,
+          lastSuccessAt: s?.lastSuccessAt ?? null,
+          newestDataAt: s?.newestDataAt ?? null,
+          lastError: s?.lastError ?? null,
+          lastErrorAt: s?.lastErrorAt ?? null,
+          failures: s?.failures ?? 0,
+          state,
+          summary: s?.summary ?? null,
+        }
+      })
+      return { polling: poller.enabled, now: new Date(now).toISOString(), feeds }
+    },
+  )
+}
