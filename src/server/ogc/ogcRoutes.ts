@@ -208,7 +208,10 @@ export async function ogcRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api', metaOpts, async (request, reply) => {
     if (!checkMeta(request, reply)) return reply
-    return reply.type(OPENAPI).send(JSON.stringify(openApiDocument(baseUrl(request), collections)))
+    // A Buffer with a plain header: GDAL compares the media type verbatim (no charset, no quoted version).
+    return reply
+      .header('content-type', OPENAPI)
+      .send(Buffer.from(JSON.stringify(openApiDocument(baseUrl(request), collections))))
   })
 
   app.get('/collections', metaOpts, async (request, reply) => {
