@@ -2,6 +2,7 @@ import { Button, Card, Checkbox, Collapse, Slider, Switch } from '@blueprintjs/c
 import { appConfig } from '../../generated/config'
 import { legendById } from '../map/catalog/catalog'
 import type { LayerDefinition } from '../map/catalog/catalogTypes'
+import { FeedFreshnessBadge } from './FeedFreshnessBadge'
 import { LegendView } from './LegendView'
 import { baseLegends, subLayerLegend } from './layerLegends'
 import { useLayerState } from './LayerStateContext'
@@ -121,6 +122,7 @@ export function LayerRow({ layer, onOpenTable }: LayerRowProps) {
             dispatch({ type: 'setVisible', layerId: layer.id, visible: e.currentTarget.checked })
           }
         />
+        <FeedFreshnessBadge layerId={layer.id} />
         {table && onOpenTable ? (
           <Button
             variant="minimal"
