@@ -1,7 +1,9 @@
 import { Callout, NonIdealState, Spinner } from '@blueprintjs/core'
 import { AddFilterForm } from './AddFilterForm'
 import { AttributeTablesActor } from './attributeTablesActor'
+import { CopyOgcUrlButton } from './CopyOgcUrlButton'
 import { ExportCsvButton } from './ExportCsvButton'
+import { ExportGisMenu } from './ExportGisMenu'
 import { FilterChips } from './FilterChips'
 import { TableGrid } from './TableGrid'
 import { TablePagination } from './TablePagination'
@@ -45,6 +47,8 @@ export function TableView({ tableId, now }: { tableId: string; now?: () => numbe
           onPage={(page) => actor.send({ type: 'page.set', page })}
         />
         <ExportCsvButton definition={definition} filters={filters} />
+        <ExportGisMenu definition={definition} filters={filters} />
+        <CopyOgcUrlButton definition={definition} filters={filters} />
       </div>
       {table.lastAnswerEmpty && table.rows.length > 0 && (
         <Callout intent="warning" compact className="emberline-no-match">

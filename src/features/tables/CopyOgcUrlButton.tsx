@@ -1,0 +1,37 @@
+import { Button } from '@blueprintjs/core'
+import { showToast } from '../../app/toasts'
+import { ogcItemsUrl } from './ogcItemsUrl'
+import type { TableDefinition } from './tableDefinitions'
+import type { TableFilter } from './tableFilter'
+import { showTableError } from './tablesToaster'
+
+/** Copies the OGC API – Features items URL of the table's current filters (for QGIS, GDAL, ArcGIS Pro). */
+export function CopyOgcUrlButton({
+  definition,
+  filters,
+}: {
+  definition: TableDefinition
+  filters: readonly TableFilter[]
+}) {
+  const url = ogcItemsUrl(window.location.origin, definition.dataset, definition.id, filters)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url)
+      void showToast('success', 'OGC API items URL copied')
+    } catch {
+      showTableError(`Could not copy; the URL is ${url}`)
+    }
+  }
+  return (
+    <Button
+      size="small"
+      variant="minimal"
+      icon="link"
+      text="Copy OGC URL"
+      title={url}
+      data-ogc-url={url}
+      className="emberline-copy-ogc-url"
+      onClick={() => void copy()}
+    />
+  )
+}
