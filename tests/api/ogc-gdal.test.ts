@@ -4,6 +4,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildGisAccessDoc } from '../../src/features/docs/gisAccessDoc'
 import { AUTH, filtersQuery, seededApp, TEST_TOKEN, type TestApp } from './testApp'
 
 // An outside reader: GDAL (gdal-bin, installed by scripts/ensure-tools.sh) opens the OGC API
@@ -162,5 +163,29 @@ describe('exports open in GDAL', () => {
     fs.writeFileSync(file, res.rawPayload)
     const info = await gdal('ogrinfo', ['-ro', '-so', file, 'critical_infrastructure'])
     expect(featureCount(info)).toBe(await recordsTotal('critical_infrastructure', filters))
+  })
+})
+
+describe('the Documentation section "Use in QGIS / GDAL"', () => {
+  it('lists reachable URLs for every layer and GDAL commands that run as written', async () => {
+    const doc = buildGisAccessDoc(base)
+    const tableDatasets = new Set(t.store.catalog.tables.map((x) => x.dataset))
+    expect(new Set(doc.layers.flatMap((l) => (l.dataset ? [l.dataset] : [])))).toEqual(tableDatasets)
+    for (const layer of doc.layers) {
+      for (const url of [layer.collectionUrl, ...layer.tileJson.map((x) => x.url), ...layer.styles]) {
+        if (!url) continue
+        const res = await t.app.inject({ url: new URL(url).pathname, headers: AUTH })
+        expect(res.statusCode, url).toBe(200)
+      }
+    }
+    const buildings = doc.layers.find((l) => l.dataset === 'buildings')
+    expect(buildings?.commands).toHaveLength(2)
+    const [info, copy] = buildings?.commands ?? []
+    const shell = { ...process.env, EMBERLINE_TOKEN: TEST_TOKEN, GDAL_HTTP_HEADERS: '' }
+    const listed = await run('bash', ['-c', info ?? 'false'], { env: shell, cwd: work, timeout: 60_000 })
+    expect(featureCount(listed.stdout)).toBe(await recordsTotal('buildings'))
+    await run('bash', ['-c', copy ?? 'false'], { env: shell, cwd: work, timeout: 60_000 })
+    const copied = await gdal('ogrinfo', ['-ro', '-so', path.join(work, 'buildings.gpkg'), 'buildings'])
+    expect(featureCount(copied)).toBe(await recordsTotal('buildings'))
   })
 })

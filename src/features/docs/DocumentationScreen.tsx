@@ -1,6 +1,7 @@
 import { H1, H2, HTMLTable } from '@blueprintjs/core'
 import { useMemo } from 'react'
 import { buildDocumentation, type DocumentationSources } from './buildDocumentation'
+import { GisAccessSection } from './GisAccessDoc'
 import { LayerDoc } from './LayerDoc'
 import { OperationsDoc } from './OperationsDoc'
 import { buildOperationsDoc } from './operationsDoc'
@@ -35,6 +36,9 @@ export function DocumentationScreen({ sources }: { sources?: DocumentationSource
           ))}
           <li>
             <a href="#operations">Operations views</a>
+          </li>
+          <li>
+            <a href="#gis-access">Use in QGIS / GDAL</a>
           </li>
         </ul>
       </nav>
@@ -85,6 +89,7 @@ export function DocumentationScreen({ sources }: { sources?: DocumentationSource
         </section>
       ))}
       <OperationsDoc doc={operations} />
+      <GisAccessSection />
     </main>
   )
 }
