@@ -4,7 +4,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildGisAccessDoc } from '../../src/features/docs/gisAccessDoc'
+import { buildGisAccessDoc } from '../../src/features/docs/buildGisAccessDoc'
 import { AUTH, filtersQuery, seededApp, TEST_TOKEN, type TestApp } from './testApp'
 
 // An outside reader: GDAL (gdal-bin, installed by scripts/ensure-tools.sh) opens the OGC API

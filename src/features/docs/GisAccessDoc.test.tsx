@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { layersConfig, tablesConfig } from '../../generated/config'
 import { DocumentationScreen } from './DocumentationScreen'
 import { GisAccessSection } from './GisAccessDoc'
-import { buildGisAccessDoc } from './gisAccessDoc'
+import { buildGisAccessDoc } from './buildGisAccessDoc'
 
 describe('Use in QGIS / GDAL', () => {
   it('gives every table dataset its collection URL and GDAL commands with the session header', () => {

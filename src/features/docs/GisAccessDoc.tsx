@@ -2,7 +2,7 @@ import { Button, Code, H2, H3, HTMLTable, Pre } from '@blueprintjs/core'
 import { useMemo } from 'react'
 import { showToast } from '../../app/toasts'
 import { currentSessionToken } from '../session/authFetch'
-import { buildGisAccessDoc, GDAL_HEADER_OPTION } from './gisAccessDoc'
+import { buildGisAccessDoc, GDAL_HEADER_OPTION } from './buildGisAccessDoc'
 
 async function copy(text: string, what: string): Promise<void> {
   try {
