@@ -77,9 +77,10 @@ function attributeMask(
 }
 
 /**
- * One page of a dataset's features in id order, and how many match. Without `bbox`, `datetime`
- * or text tests it is the records API's own query (same filters, total and raw values) plus
- * geometry; otherwise the records column index and the per-row extents narrow the rows.
+ * One page of a dataset's features in id order, and how many match. With only records-API
+ * filters it is the records API's own query (same filters, total and raw values) plus geometry;
+ * otherwise the records column index and the per-row extents (id order, kept per dataset
+ * version) narrow the rows, and a page is read by id (no SQL OFFSET walk).
  */
 export function queryItems(
   store: SqliteStore,
@@ -87,7 +88,7 @@ export function queryItems(
   d: DatasetDef,
   q: ItemsQuery,
 ): ItemsPage {
-  if (!q.bbox && !q.interval && q.filter.textTests.length === 0) {
+  if (q.filter.filters.length > 0 && !q.bbox && !q.interval && q.filter.textTests.length === 0) {
     const page = store.records(d.id, q.filter.filters, q.limit, q.offset)
     const ids = page.records.map((r) => Number(r.id))
     const geoms = reader.geometries(d, ids)
