@@ -76,7 +76,7 @@ describe('top bar', () => {
       .evaluateAll((lis) =>
         lis.map((li) => (li.classList.contains('bp6-menu-divider') ? '---' : (li.textContent ?? '').trim())),
       )
-    expect(items).toEqual(['Get Help', '---', 'Logout'])
+    expect(items).toEqual(['Shift Briefing', 'Get Help', '---', 'Logout'])
     await screenshot(page, 'shell-top-bar-menu')
     await menu.locator('text=Get Help').click()
     await page.waitForURL(/\/help$/)
@@ -176,7 +176,12 @@ describe('mobile drawer at 390 px', () => {
     const drawer = mobile.locator('.emberline-drawer')
     await drawer.waitFor()
     const entries = await drawer.locator('.bp6-menu-item').allTextContents()
-    expect(entries.map((e) => e.trim())).toEqual(['Daily Wildfire Risk', 'Get Help', 'Logout'])
+    expect(entries.map((e) => e.trim())).toEqual([
+      'Daily Wildfire Risk',
+      'Shift Briefing',
+      'Get Help',
+      'Logout',
+    ])
     await screenshot(mobile, 'shell-mobile-drawer')
     await drawer.locator('.bp6-menu-item', { hasText: 'Get Help' }).click()
     await mobile.waitForURL(/\/help$/)

@@ -17,7 +17,7 @@ import { samePath } from '../router/paths'
 import { DemoBadge } from './DemoBadge'
 import { Logo } from './Logo'
 import { TopBarMenu } from './TopBarMenu'
-import { drawerEntries, menuEntries } from './topBarItems'
+import { drawerEntries, menuEntries, menuTarget } from './topBarItems'
 import { useMediaQuery } from './useMediaQuery'
 
 const narrowQuery = '(max-width: 768px)'
@@ -34,7 +34,7 @@ export function TopBar() {
 
   const go = (path: string) => {
     setDrawerOpen(false)
-    void navigate(path)
+    void navigate(menuTarget(path, window.location.search))
   }
   const signOut = () => {
     setDrawerOpen(false)

@@ -1,4 +1,6 @@
 import { appConfig } from '../../generated/config'
+import { briefingPath } from '../../features/briefing'
+import { samePath } from '../router/paths'
 
 /** One entry of the top bar's overflow menu (config topBar.menu). */
 export interface MenuEntry {
@@ -17,4 +19,9 @@ export function drawerEntries(): MenuEntry[] {
     { label: primaryTab.label, path: primaryTab.path },
     ...menuEntries.filter((entry) => !entry.divider),
   ]
+}
+
+/** Where a menu path leads from the current page: the briefing keeps the page's map view (share query). */
+export function menuTarget(path: string, search: string): string {
+  return samePath(path, briefingPath('')) ? briefingPath(search) : path
 }

@@ -14,6 +14,7 @@ const screenSources: Record<string, ScreenSource> = {
   '/help': { feature: 'docs', exportName: 'HelpScreen' },
   '/settings': { feature: 'settings', exportName: 'SettingsScreen' },
   '/alerts': { feature: 'operations', exportName: 'AlertsScreen' },
+  '/briefing': { feature: 'briefing', exportName: 'BriefingScreen' },
   '/psps': { feature: 'operations', exportName: 'PspsScreen' },
   '/planningmode': { feature: 'operations', exportName: 'PlanningModeScreen' },
   '/mitigationanalysis': { feature: 'operations', exportName: 'MitigationAnalysisScreen' },
@@ -24,7 +25,7 @@ const screenSources: Record<string, ScreenSource> = {
 // The screens' feature entry points (the features named above), each in its own lazily loaded
 // chunk. A feature that does not exist yet simply has no entry here, so the app still builds.
 const featureModules = import.meta.glob<Record<string, unknown>>(
-  '../../features/{risk,docs,settings,map,auth,operations}/index.ts',
+  '../../features/{risk,docs,settings,map,auth,operations,briefing}/index.ts',
 )
 
 export type ScreenLoader = () => Promise<ComponentType | null>

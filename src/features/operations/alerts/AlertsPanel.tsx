@@ -1,5 +1,5 @@
 import { Button, Callout, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { formatDate } from '../../../shared/format'
 import { useLayerState } from '../../layers/LayerStateContext'
 import { layersOfDataset } from '../shared'
@@ -36,6 +36,23 @@ export function AlertsPanel() {
       window.dispatchEvent(new CustomEvent('emberline:toast', { detail: { type: 'error', message } }))
     }
   }
+
+  // A delivered alert's link (`?alert=<id>`) opens the view with that alert shown on the map.
+  const [linked] = useState(() => new URLSearchParams(window.location.search).get('alert'))
+  const linkHandled = useRef(false)
+  useEffect(() => {
+    if (!linked || linkHandled.current || !list) return
+    linkHandled.current = true
+    const alert = list.alerts.find((a) => a.id === linked)
+    // Shown once the list is on screen (show() fetches the geometry, then sets state).
+    if (alert) void Promise.resolve(alert).then(show)
+    else
+      window.dispatchEvent(
+        new CustomEvent('emberline:toast', {
+          detail: { type: 'info', message: 'That alert is no longer raised.' },
+        }),
+      )
+  })
 
   if (!list) {
     if (error)

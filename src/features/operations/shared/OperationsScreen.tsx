@@ -1,6 +1,7 @@
 import { Button, ButtonGroup } from '@blueprintjs/core'
 import type { ReactNode } from 'react'
 import { useLocation, useNavigate } from 'react-router'
+import { BriefingLink } from '../../briefing'
 import { MapScreen } from '../../map'
 import { operationsViews } from './operationsViews'
 import './operations.css'
@@ -22,6 +23,7 @@ function OperationsNav() {
           />
         ))}
       </ButtonGroup>
+      <BriefingLink />
     </nav>
   )
 }

@@ -1,0 +1,28 @@
+import { Spinner } from '@blueprintjs/core'
+import type { MapImage } from './useMapImage'
+
+/** The map view as printed: the picture, or why there is none. */
+export function MapImageSection({ image }: { readonly image: MapImage }) {
+  const view =
+    image.center && image.zoom !== null
+      ? `Centre ${image.center[1].toFixed(4)}°, ${image.center[0].toFixed(4)}° · zoom ${image.zoom.toFixed(1)}`
+      : ''
+  return (
+    <section className="el-briefing-section el-briefing-map" aria-labelledby="briefing-map">
+      <h2 id="briefing-map">Map</h2>
+      <figure data-testid="briefing-map" data-status={image.status}>
+        {image.url ? (
+          <img src={image.url} alt="The map view of this briefing" data-testid="briefing-map-image" />
+        ) : image.status === 'waiting' ? (
+          <Spinner size={32} aria-label="Drawing the map" />
+        ) : (
+          <p>The map could not be drawn.</p>
+        )}
+        <figcaption className="bp6-text-muted">
+          {view}
+          <span className="el-briefing-screen-only"> — move the map above to change the printed view.</span>
+        </figcaption>
+      </figure>
+    </section>
+  )
+}

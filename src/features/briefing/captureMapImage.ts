@@ -1,0 +1,73 @@
+/** A drawable piece of the map: a tile canvas, a tile image or an overlay canvas. */
+type Piece = HTMLCanvasElement | HTMLImageElement
+
+const zIndexOf = (el: Element | null): number => {
+  if (!el) return 0
+  const z = Number.parseInt(getComputedStyle(el).zIndex, 10)
+  return Number.isFinite(z) ? z : 0
+}
+
+/** The opacity the piece is drawn with: its own times every ancestor's up to the map container. */
+function effectiveOpacity(el: Element, container: Element): number {
+  let opacity = 1
+  for (let node: Element | null = el; node && node !== container; node = node.parentElement) {
+    const o = Number.parseFloat(getComputedStyle(node).opacity)
+    if (Number.isFinite(o)) opacity *= o
+  }
+  return opacity
+}
+
+const drawable = (el: Piece): boolean =>
+  el instanceof HTMLCanvasElement ? el.width > 0 && el.height > 0 : el.complete && el.naturalWidth > 0
+
+/** Stacking key: the pane's z-index, then the layer's within it (Leaflet sets both inline). */
+function stackKey(el: Element): [number, number] {
+  return [zIndexOf(el.closest('.leaflet-pane')), zIndexOf(el.closest('.leaflet-layer'))]
+}
+
+/**
+ * The map as one PNG (data URL): every tile and overlay canvas or image inside the Leaflet
+ * container drawn where it is on screen, in stacking order, with its opacity, over the
+ * container's background. Same-origin tiles only (ours), so the canvas is never tainted; null if
+ * it is anyway or nothing is drawn yet.
+ */
+export function captureMapImage(container: HTMLElement, scale = 2): string | null {
+  const box = container.getBoundingClientRect()
+  if (box.width === 0 || box.height === 0) return null
+  const canvas = document.createElement('canvas')
+  canvas.width = Math.round(box.width * scale)
+  canvas.height = Math.round(box.height * scale)
+  const ctx = canvas.getContext('2d')
+  if (!ctx) return null
+  ctx.scale(scale, scale)
+  ctx.fillStyle = getComputedStyle(container).backgroundColor || '#1c2127'
+  ctx.fillRect(0, 0, box.width, box.height)
+  const pieces = [...container.querySelectorAll<Piece>('.leaflet-pane canvas, .leaflet-pane img')]
+    .filter(drawable)
+    .map((el, order) => ({ el, order, key: stackKey(el) }))
+    .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.order - b.order)
+  let drawn = 0
+  for (const { el } of pieces) {
+    const r = el.getBoundingClientRect()
+    if (r.width === 0 || r.right < box.left || r.left > box.right || r.bottom < box.top || r.top > box.bottom)
+      continue
+    ctx.globalAlpha = effectiveOpacity(el, container)
+    try {
+      ctx.drawImage(el, r.left - box.left, r.top - box.top, r.width, r.height)
+      drawn++
+    } catch {
+      // A piece that cannot be drawn (decoding failed) is left out.
+    }
+  }
+  if (drawn === 0) return null
+  try {
+    return canvas.toDataURL('image/png')
+  } catch {
+    return null
+  }
+}
+
+/** True once no tile of the map is still loading. */
+export function tilesSettled(container: HTMLElement): boolean {
+  return container.querySelector('.leaflet-tile:not(.leaflet-tile-loaded)') === null
+}

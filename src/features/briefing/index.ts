@@ -1,0 +1,4 @@
+// Shift briefing (issue 21): the printable /Briefing page and the links to it.
+export { LazyBriefingScreen as BriefingScreen } from './LazyBriefingScreen'
+export { BriefingLink } from './BriefingLink'
+export { briefingPath, BRIEFING_PATH } from './briefingPath'
