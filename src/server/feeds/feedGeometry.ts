@@ -3,6 +3,10 @@ import type { Geometry, Position } from 'geojson'
 /** Whether a lon/lat box meets a geometry's box (points: inside, edges included). */
 export function geometryInBox(g: Geometry, box: readonly number[]): boolean {
   const [w, s, e, n] = box as [number, number, number, number]
+  if (g.type === 'Point') {
+    const [x, y] = g.coordinates as [number, number]
+    return x >= w && x <= e && y >= s && y <= n
+  }
   let minx = Infinity
   let miny = Infinity
   let maxx = -Infinity

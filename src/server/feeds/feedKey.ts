@@ -8,14 +8,21 @@ export function keyFields(feed: FeedDefinition, dataset: DatasetDef): readonly s
   return feed.key ?? (dataset.key ? [dataset.key] : [])
 }
 
-/** The identity of a row: its key field values (`geometry`: the point position to 1e-5°). */
-export function rowKey(fields: readonly string[], row: Omit<FeedRow, 'key'>, fallback: number): string {
+/** The identity of a row: its key field values (`geometry`: the point position to 1e-5°), joined. */
+export function rowKey(
+  fields: readonly string[],
+  props: FeedRow['props'],
+  geometry: FeedRow['geometry'],
+  fallback: number,
+): string {
   if (fields.length === 0) return `#${fallback}`
-  return JSON.stringify(
-    fields.map((f) => {
-      if (f !== 'geometry') return row.props[f] ?? null
-      const p = firstPosition(row.geometry)
-      return p ? [Math.round((p[0] ?? 0) * 1e5), Math.round((p[1] ?? 0) * 1e5)] : null
-    }),
-  )
+  let key = ''
+  for (const f of fields) {
+    if (f === 'geometry') {
+      const p = firstPosition(geometry)
+      key += p ? `${Math.round((p[0] ?? 0) * 1e5)} ${Math.round((p[1] ?? 0) * 1e5)}` : '-'
+    } else key += String(props[f] ?? '')
+    key += '\u001f'
+  }
+  return key
 }

@@ -6,7 +6,7 @@ import { circleAround, geometryInBox } from './feedGeometry'
 import { keyFields, rowKey } from './feedKey'
 import type { FeedRow } from './feedRow'
 import type { ParsedFeed, Rejection } from './feedTypes'
-import { mapField } from './mapField'
+import { compileMapping } from './mapField'
 import { readPath } from './readPath'
 
 export interface MapContext {
@@ -77,7 +77,10 @@ export function mapRecords(parsed: ParsedFeed, ctx: MapContext): Mapped {
     rejected: 0,
     rejections: [],
   }
-  const fields = dataset.fields.map((f) => ({ f, m: feed.fields[f.name] }))
+  const fields = dataset.fields.map((f) => {
+    const m = feed.fields[f.name]
+    return { name: f.name, map: m ? compileMapping(f.name, f.type, m) : null }
+  })
   const keys = keyFields(feed, dataset)
   const byKey = new Map<string, number>()
   const where = feed.filter?.where ?? []
@@ -88,6 +91,7 @@ export function mapRecords(parsed: ParsedFeed, ctx: MapContext): Mapped {
       continue
     }
     try {
+      const columns = Boolean(geo?.lon && geo.lat)
       let geometry: Geometry | null =
         geo?.lon && geo.lat ? pointFrom(record.props, geo.lon, geo.lat) : record.geometry
       if (!geometry && geo?.zones && zones) geometry = zoneGeometry(record.props, geo.zones.codes, zones)
@@ -105,16 +109,24 @@ export function mapRecords(parsed: ParsedFeed, ctx: MapContext): Mapped {
         approximate = true
       }
       const props: FeedRow['props'] = {}
-      for (const { f, m } of fields)
-        props[f.name] = m ? mapField(f.name, f.type, m, record.props, record.units) : null
-      if (geometry) encodeFeature(dataset, { geometry, properties: props })
-      else if (geo?.optional) out.withoutGeometry++
-      else throw new Error('missing geometry')
+      for (const { name, map } of fields) props[name] = map ? map(record.props, record.units) : null
+      // A point from checked coordinate columns fits a point dataset; any other geometry is checked
+      // now as the store will (kind, positions, ring sizes), so one bad feature cannot fail the write.
+      if (!geometry) {
+        if (!geo?.optional) throw new Error('missing geometry')
+        out.withoutGeometry++
+      } else if (!(columns && dataset.geometry === 'point'))
+        encodeFeature(dataset, { geometry, properties: props })
       const time = feed.time ? ((props[feed.time] as string | null) ?? null) : null
-      const partial = { time, props, geometry, approximate }
-      const key = rowKey(keys, partial, record.n)
+      const row: FeedRow = {
+        key: rowKey(keys, props, geometry, record.n),
+        time,
+        props,
+        geometry,
+        approximate,
+      }
+      const key = row.key
       const at = byKey.get(key)
-      const row = { key, ...partial }
       if (at === undefined) {
         byKey.set(key, out.rows.length)
         out.rows.push(row)

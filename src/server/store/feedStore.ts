@@ -66,12 +66,8 @@ export class FeedStore {
 
   /** The feed's current records (empty before its first successful run). */
   rows(feed: string): FeedRow[] {
-    return (
-      this.db
-        .prepare('SELECT row FROM feed_records WHERE feed = ? ORDER BY rkey')
-        .pluck()
-        .all(feed) as string[]
-    ).map((r) => JSON.parse(r) as FeedRow)
+    const text: unknown = this.db.prepare('SELECT rows FROM feed_records WHERE feed = ?').pluck().get(feed)
+    return typeof text === 'string' ? (JSON.parse(text) as FeedRow[]) : []
   }
 
   status(feed: string): FeedStatus | null {
@@ -102,11 +98,9 @@ export class FeedStore {
   ): void {
     this.db.transaction(() => {
       this.ensure(feed, dataset)
-      this.db.prepare('DELETE FROM feed_records WHERE feed = ?').run(feed)
-      const put = this.db.prepare(
-        'INSERT OR REPLACE INTO feed_records (feed, rkey, time, row) VALUES (?, ?, ?, ?)',
-      )
-      for (const r of rows) put.run(feed, r.key, r.time, JSON.stringify(r))
+      this.db
+        .prepare('INSERT OR REPLACE INTO feed_records (feed, row_count, rows) VALUES (?, ?, ?)')
+        .run(feed, rows.length, JSON.stringify(rows))
       this.db
         .prepare(
           `UPDATE feed_status SET dataset = ?, source = ?, last_attempt_at = ?, last_success_at = ?, newest_data_at = ?,

@@ -1,14 +1,12 @@
 -- Live feeds (src/server/feeds): each feed's current records (the state a merge feed adds to and
--- several feeds of one dataset are combined from) and its freshness: last attempt, last success,
--- newest timestamp in the data, last error, the run summary and the HTTP validators of the last
--- download (ETag / Last-Modified, for conditional GET).
+-- several feeds of one dataset are combined from; one JSON list per feed, written and read whole)
+-- and its freshness: last attempt, last success, newest timestamp in the data, last error, the run
+-- summary and the HTTP validators of the last download (ETag / Last-Modified, for conditional GET).
 CREATE TABLE feed_records (
-  feed TEXT NOT NULL,
-  rkey TEXT NOT NULL,
-  time TEXT,
-  row TEXT NOT NULL,
-  PRIMARY KEY (feed, rkey)
-) WITHOUT ROWID;
+  feed TEXT PRIMARY KEY,
+  row_count INTEGER NOT NULL,
+  rows TEXT NOT NULL
+);
 
 CREATE TABLE feed_status (
   feed TEXT PRIMARY KEY,

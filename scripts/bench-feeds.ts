@@ -1,0 +1,225 @@
+/**
+ * Feeds benchmark: `npm run bench:feeds [-- --rows 100000 --runs 3 --cycles 20]`.
+ *
+ * 1. A FIRMS CSV of `--rows` rows (the real samples' rows repeated with jittered coordinates inside
+ *    the territory and re-dated to the last 24 h) imported through the firms-viirs feed into a
+ *    store holding the demo lines, then the dataset's tile data + tile archives rebuilt (the work
+ *    the tile worker does after an update) and the alert rules re-evaluated. Target ≤ 3 s.
+ * 2. A poll cycle of every feed of config/feeds.yaml (13) against a local server on 127.0.0.1 (a
+ *    child process) that answers 304 to each conditional GET: server CPU per cycle (user + system
+ *    of this process). Target ≤ 200 ms.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { feedsConfig, operationsConfig } from '../src/generated/config'
+import type { FeedsConfig } from '../src/generated/types'
+import { AlertsEngine } from '../src/server/alerts/AlertsEngine'
+import { buildApp } from '../src/server/app'
+import { seedDemo } from '../src/server/demo/seedDemo'
+import { runFeed } from '../src/server/feeds/runFeed'
+import { defaultCatalog } from '../src/server/store/catalog'
+import { openStore } from '../src/server/store/sqliteStore'
+import { saveTileData } from '../src/server/tiles/saveTileData'
+import { summarize } from './bench/stats'
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(name)
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback
+}
+const ROWS = arg('--rows', 100_000)
+const RUNS = arg('--runs', 3)
+const CYCLES = arg('--cycles', 20)
+const FIX = path.resolve(import.meta.dirname, '../tests/fixtures/feeds')
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-feeds-'))
+const NOW = Date.now()
+
+/** Deterministic jitter (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function bigFirmsCsv(file: string): void {
+  const source = fs
+    .readFileSync(path.join(FIX, 'viirs_snpp_conus_7d_2025-11-05_nm.csv'), 'utf8')
+    .trim()
+    .split('\n')
+  const header = source[0] as string
+  const rows = source.slice(1).map((l) => l.split(','))
+  const [w, s, e, n] = feedsConfig.territory.bbox as [number, number, number, number]
+  const rnd = prng(16)
+  const pad = (v: number) => String(v).padStart(2, '0')
+  const out = [header]
+  for (let i = 0; i < ROWS; i++) {
+    const r = [...(rows[i % rows.length] as string[])]
+    r[0] = (s + rnd() * (n - s)).toFixed(5)
+    r[1] = (w + rnd() * (e - w)).toFixed(5)
+    const t = new Date(NOW - Math.floor(rnd() * 24 * 60) * 60_000)
+    r[5] = `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`
+    r[6] = `${pad(t.getUTCHours())}${pad(t.getUTCMinutes())}`
+    out.push(r.join(','))
+  }
+  fs.writeFileSync(file, out.join('\n') + '\n')
+}
+
+async function importBench(): Promise<void> {
+  const csv = path.join(work, 'firms-100k.csv')
+  bigFirmsCsv(csv)
+  const feed = feedsConfig.feeds.find((f) => f.id === 'firms-viirs')
+  if (!feed) throw new Error('firms-viirs is not configured')
+  const times = {
+    import: [] as number[],
+    tiles: [] as number[],
+    alerts: [] as number[],
+    total: [] as number[],
+  }
+  let stored = 0
+  let alerts = 0
+  for (let run = 0; run < RUNS; run++) {
+    const dir = fs.mkdtempSync(path.join(work, 'store-'))
+    const store = openStore(dir, defaultCatalog())
+    seedDemo(store, { buildings: 500, steps: [] })
+    const engine = new AlertsEngine(store, operationsConfig.alerts, () => NOW)
+    engine.evaluate()
+    const t0 = performance.now()
+    const r = await runFeed({ store, config: feedsConfig, now: NOW }, feed, { file: csv })
+    if (!r.ok) throw new Error(r.error)
+    const t1 = performance.now()
+    saveTileData(store, feed.dataset)
+    const t2 = performance.now()
+    alerts = engine.evaluate().alerts.length
+    const t3 = performance.now()
+    stored = r.summary.stored
+    times.import.push(t1 - t0)
+    times.tiles.push(t2 - t1)
+    times.alerts.push(t3 - t2)
+    times.total.push(t3 - t0)
+    store.close()
+  }
+  const line = (label: string, xs: number[]) => {
+    const s = summarize(xs)
+    console.log(
+      `  ${label.padEnd(44)} median ${(s.p50 / 1000).toFixed(2)} s  max ${(s.max / 1000).toFixed(2)} s`,
+    )
+  }
+  console.log(
+    `1. ${ROWS.toLocaleString('en-US')}-row FIRMS CSV through firms-viirs (${stored} stored, ${alerts} alerts), ${RUNS} runs`,
+  )
+  line('import (parse, map, staged replace, freshness)', times.import)
+  line('tile data + tile archives rebuilt', times.tiles)
+  line('alert rules re-evaluated', times.alerts)
+  line('total (target ≤ 3 s)', times.total)
+}
+
+/** The local stand-in for the 13 services: each path serves a fixture with an ETag, 304 when the client has it. */
+const SERVER = `
+const http = require('node:http'), fs = require('node:fs'), crypto = require('node:crypto')
+const files = JSON.parse(process.argv[1])
+const server = http.createServer((req, res) => {
+  const file = files[req.url.split('?')[0]]
+  if (!file) { res.writeHead(404); return res.end() }
+  const body = fs.readFileSync(file)
+  const etag = '"' + crypto.createHash('sha1').update(body).digest('hex') + '"'
+  if (req.headers['if-none-match'] === etag) { res.writeHead(304, { ETag: etag }); return res.end() }
+  res.writeHead(200, { ETag: etag }); res.end(body)
+})
+server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'))
+`
+
+/** A real (or, where none exists, synthetic) sample per shipped feed. */
+const FIXTURE_OF: Record<string, string> = {
+  'firms-viirs': 'viirs_snpp_conus_7d_2025-11-05_nm.csv',
+  'firms-viirs-noaa20': 'viirs_noaa20_conus_7d_2020-10-03_west.csv',
+  'firms-viirs-noaa21': 'viirs_snpp_conus_7d_2025-11-05_nm.csv',
+  'firms-modis': 'modis_c61_conus_7d_2025-04-28_west.csv',
+  'wfigs-incidents': 'wfigs_incident_locations_current_2026-07-30_florida.geojson',
+  'wfigs-perimeters': 'synthetic/wfigs_perimeters_SYNTHETIC.geojson',
+  'nws-fire-weather': 'synthetic/nws_fire_weather_nm_SYNTHETIC.json',
+  'synoptic-raws': 'synoptic_timeseries_idaho_2026-01-23.json',
+  'mesowest-raws': 'mesowest_raws_csv_BNDC1_2023-04-11.csv',
+  'nifc-historic': 'geomac_carr_2018-07-23-2002.geojson',
+  'hifld-infrastructure': 'hifld_fire_stations_ca_2022-10-01_desert_subset.geojson',
+  'hifld-cell-towers': 'hifld_cellular_towers_ca_2022-10-01_desert_subset.geojson',
+  'hms-smoke': 'hms_smoke20261006_trimmed.kml',
+}
+
+async function pollBench(): Promise<void> {
+  const files: Record<string, string> = {}
+  for (const f of feedsConfig.feeds) {
+    const name = FIXTURE_OF[f.id]
+    if (!name) throw new Error(`no sample for feed ${f.id}`)
+    files[`/${f.id}`] = path.join(FIX, name)
+  }
+  const child = spawn(process.execPath, ['-e', SERVER, JSON.stringify(files)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const port = await new Promise<number>((resolve) =>
+    child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))),
+  )
+  const config: FeedsConfig = {
+    ...feedsConfig,
+    defaults: { ...feedsConfig.defaults, retries: 0 },
+    feeds: feedsConfig.feeds.map((f) => ({
+      ...f,
+      enabled: true,
+      filter: { ...f.filter, bbox: 'none' },
+      source: { url: `http://127.0.0.1:${port}/${f.id}?bbox=\${bbox}` },
+    })),
+  }
+  const dir = fs.mkdtempSync(path.join(work, 'poll-'))
+  const store = openStore(dir, defaultCatalog())
+  const app = await buildApp({
+    dataDir: dir,
+    demo: false,
+    store,
+    feeds: { config, schedule: false, now: () => NOW },
+  })
+  try {
+    const first = await app.feeds.pollOnce()
+    const failed = first.filter((r) => !r.ok)
+    if (failed.length > 0)
+      throw new Error(`priming failed: ${failed.map((r) => (r.ok ? '' : r.error)).join('; ')}`)
+    const cpu: number[] = []
+    const wall: number[] = []
+    for (let i = 0; i < CYCLES; i++) {
+      const c0 = process.cpuUsage()
+      const t0 = performance.now()
+      const results = await app.feeds.pollOnce()
+      wall.push(performance.now() - t0)
+      const c = process.cpuUsage(c0)
+      cpu.push((c.user + c.system) / 1000)
+      if (results.some((r) => !r.ok || r.changed)) throw new Error('a feed changed during the 304 cycles')
+    }
+    const s = summarize(cpu)
+    const w = summarize(wall)
+    console.log(`2. poll cycle of ${config.feeds.length} feeds, every answer 304, ${CYCLES} cycles`)
+    console.log(
+      `  server CPU per cycle (target ≤ 200 ms)           median ${s.p50} ms  p95 ${s.p95} ms  max ${s.max} ms`,
+    )
+    console.log(`  wall time per cycle                              median ${w.p50} ms  p95 ${w.p95} ms`)
+  } finally {
+    await app.close()
+    store.close()
+    child.kill()
+  }
+}
+
+try {
+  await importBench()
+  await pollBench()
+  console.log(
+    `load average: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (${os.cpus().length} cores)`,
+  )
+} finally {
+  fs.rmSync(work, { recursive: true, force: true })
+}
