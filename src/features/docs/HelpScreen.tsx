@@ -83,6 +83,18 @@ export function HelpScreen() {
         </p>
       </section>
       <section>
+        <H2>Shift briefing and alert messages</H2>
+        <p>
+          <a href="/Briefing">{screenTitle('/Briefing')}</a> (in the {topBar.moreOptionsLabel} menu and above
+          every operations panel) prints the map view you are on with its legends, data times, the forecast,
+          the open alerts, the next PSPS event and your handover notes: choose Print / Save as PDF.
+        </p>
+        <p>
+          In {settingsTitle}, Alert subscriptions choose which alerts reach you by SMS or e-mail, and quiet
+          hours. Each new alert is sent once; acknowledging it in Alerts stops the reminders.
+        </p>
+      </section>
+      <section>
         <H2>Keyboard use</H2>
         <HTMLTable compact>
           <thead>
