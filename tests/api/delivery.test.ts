@@ -1,5 +1,10 @@
 import type { Geometry } from 'geojson'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { operationsConfig } from '../../src/generated/config'
+import { startDeliverySchedule } from '../../src/server/delivery/deliverySchedule'
+import { createDeliveryStore } from '../../src/server/store/deliveryStore'
+import { defaultCatalog } from '../../src/server/store/catalog'
+import { openStore } from '../../src/server/store/sqliteStore'
 import { localMinutes } from '../../src/server/delivery/quietHours'
 import { decodeParts, partsToGeometry } from '../../src/server/store/geometryCodec'
 import { createIdentityStore } from '../../src/server/store/identityStore'
@@ -222,6 +227,39 @@ describe('delivery of new alerts', () => {
     const mine = sms('subscribed')
     expect(mine).toHaveLength(before + 1)
     expect(mine[mine.length - 1]?.text).toContain('TEST-5 hotspot')
+  })
+})
+
+describe('imports by another process', () => {
+  it('are noticed by the dataset watcher, evaluated and delivered', async () => {
+    const near = assetVertex(t, HOTSPOT_RULE)
+    // A second connection to the same store, as `npm run import` opens in its own process.
+    const cli = openStore(t.dataDir, defaultCatalog())
+    importWith(cli, 'thermal_hot_spots', 'point', [hotspot(near, 6)])
+    cli.close()
+    const settings = operationsConfig.delivery
+    if (!settings) throw new Error('no delivery config')
+    const notices = createDeliveryStore(t.store.accounts)
+    const stop = startDeliverySchedule({
+      app: t.app,
+      delivery: delivery(),
+      settings: { ...settings, watchSeconds: 0.05 },
+    })
+    try {
+      await vi.waitFor(
+        () =>
+          expect(
+            notices
+              .waitingNotices()
+              .some((n) => n.memberId === 'member-subscribed' && n.fields.hazard?.startsWith('TEST-6')),
+          ).toBe(true),
+        { timeout: 20_000, interval: 50 },
+      )
+    } finally {
+      stop()
+    }
+    await delivery().tick(step(3))
+    expect(sms('subscribed').at(-1)?.text).toContain('TEST-6 hotspot')
   })
 })
 
