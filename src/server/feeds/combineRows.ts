@@ -28,6 +28,14 @@ export function combineRows(
   dataset: DatasetDef,
   feeds: readonly { feed: FeedDefinition; rows: readonly FeedRow[] }[],
 ): FeatureInput[] {
+  const filled = feeds.filter((f) => f.rows.length > 0)
+  if (filled.length <= 1) {
+    // One feed holds rows (the others have not run): its rows are the dataset.
+    const out: FeatureInput[] = []
+    for (const r of filled[0]?.rows ?? [])
+      if (r.geometry !== null) out.push({ geometry: r.geometry, properties: r.props })
+    return out
+  }
   const groups = new Map<string, Map<string, FeedRow>>()
   const loose: FeedRow[] = []
   for (const { feed, rows } of feeds) {

@@ -18,6 +18,15 @@ function hhmm(text: string): [number, number] {
   return [h, m]
 }
 
+const dateHhmmMemo = new Map<string, string>()
+
+function dateHhmm(date: string, time: string): string {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date.trim())
+  if (!d) throw new Error(`'${date}' is not YYYY-MM-DD`)
+  const [h, m] = hhmm(time)
+  return iso(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), h, m))
+}
+
 /**
  * Reads a feed time as an ISO 8601 UTC string. `values` holds one value, or two for
  * `dateHhmm` (YYYY-MM-DD, HHMM). Throws a short reason when the value is not such a time.
@@ -41,10 +50,14 @@ export function parseFeedTime(format: FeedTimeFormat, values: readonly unknown[]
       return iso(format === 'epochMs' ? n : n * 1000)
     }
     case 'dateHhmm': {
-      const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text(a).trim())
-      if (!d) throw new Error(`'${text(a)}' is not YYYY-MM-DD`)
-      const [h, m] = hhmm(text(b))
-      return iso(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), h, m))
+      // FIRMS rows share few acquisition minutes: remember the last ones.
+      const memo = `${text(a)} ${text(b)}`
+      const hit = dateHhmmMemo.get(memo)
+      if (hit) return hit
+      const out = dateHhmm(text(a), text(b))
+      if (dateHhmmMemo.size > 10_000) dateHhmmMemo.clear()
+      dateHhmmMemo.set(memo, out)
+      return out
     }
     case 'yearDayHhmm': {
       const d = /^(\d{4})(\d{3})\s*(\d{4})(?:UTC)?$/.exec(text(a).trim())

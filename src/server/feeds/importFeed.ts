@@ -60,6 +60,7 @@ export function importFeed(
   const dataset = store.dataset(feed.dataset)
   if (!dataset) throw new FeedRunError(`unknown dataset '${feed.dataset}'`, null)
   const feeds = new FeedStore(store.db)
+  const fieldNames = dataset.fields.map((f) => f.name)
   let mapped: ReturnType<typeof mapRecords>
   try {
     mapped = mapRecords(parseFeed(feed, text), {
@@ -99,22 +100,25 @@ export function importFeed(
     )
 
   let rows: FeedRow[] = mapped.rows
-  if (feed.mode === 'merge') {
-    const byKey = new Map(feeds.rows(feed.id).map((r) => [r.key, r]))
+  const held = feed.mode === 'merge' ? feeds.rows(feed.id, fieldNames) : []
+  if (held.length > 0) {
+    const byKey = new Map(held.map((r) => [r.key, r]))
     for (const r of rows) {
       if (byKey.has(r.key)) summary.duplicates++
       byKey.set(r.key, r)
     }
     rows = [...byKey.values()]
   }
+  // Every mapped row is in `rows` (it replaces a held row of its key) unless it expired.
+  summary.kept = mapped.rows.length
   if (feed.keepHours !== undefined && feed.time) {
     const cutoff = new Date(now - feed.keepHours * 3_600_000).toISOString()
+    const live = (r: FeedRow) => r.time === null || r.time >= cutoff
     const before = rows.length
-    rows = rows.filter((r) => r.time === null || r.time >= cutoff)
+    rows = rows.filter(live)
     summary.expired = before - rows.length
+    summary.kept = mapped.rows.reduce((n, r) => (live(r) ? n + 1 : n), 0)
   }
-  const keptNow = new Set(rows)
-  summary.kept = mapped.rows.filter((r) => keptNow.has(r)).length
   summary.newest = rows.reduce<string | null>(
     (m, r) => (r.time !== null && (m === null || r.time > m) ? r.time : m),
     null,
@@ -123,10 +127,10 @@ export function importFeed(
   const siblings = config.feeds.filter((f) => f.dataset === feed.dataset)
   const features = combineRows(
     dataset,
-    siblings.map((f) => ({ feed: f, rows: f.id === feed.id ? rows : feeds.rows(f.id) })),
+    siblings.map((f) => ({ feed: f, rows: f.id === feed.id ? rows : feeds.rows(f.id, fieldNames) })),
   )
   summary.stored = store.replaceDataset(dataset.id, features)
-  feeds.saveRun(feed.id, feed.dataset, rows, {
+  feeds.saveRun(feed.id, feed.dataset, rows, fieldNames, {
     source: meta.source,
     at: new Date(now).toISOString(),
     summary,

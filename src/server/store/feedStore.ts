@@ -64,10 +64,24 @@ function toStatus(r: StatusRow): FeedStatus {
 export class FeedStore {
   constructor(private readonly db: Database.Database) {}
 
-  /** The feed's current records (empty before its first successful run). */
-  rows(feed: string): FeedRow[] {
+  /**
+   * The feed's current records (empty before its first successful run). Stored compactly as one
+   * JSON list of [key, time, approximate, geometry, ...values in `fields` order].
+   */
+  rows(feed: string, fields: readonly string[]): FeedRow[] {
     const text: unknown = this.db.prepare('SELECT rows FROM feed_records WHERE feed = ?').pluck().get(feed)
-    return typeof text === 'string' ? (JSON.parse(text) as FeedRow[]) : []
+    if (typeof text !== 'string') return []
+    return (JSON.parse(text) as unknown[][]).map((r) => {
+      const props: FeedRow['props'] = {}
+      fields.forEach((f, i) => (props[f] = (r[i + 4] ?? null) as string | number | null))
+      return {
+        key: r[0] as string,
+        time: r[1] as string | null,
+        approximate: r[2] === 1,
+        geometry: r[3] as FeedRow['geometry'],
+        props,
+      }
+    })
   }
 
   status(feed: string): FeedStatus | null {
@@ -88,6 +102,7 @@ export class FeedStore {
     feed: string,
     dataset: string,
     rows: readonly FeedRow[],
+    fields: readonly string[],
     run: {
       source: string
       at: string
@@ -100,7 +115,19 @@ export class FeedStore {
       this.ensure(feed, dataset)
       this.db
         .prepare('INSERT OR REPLACE INTO feed_records (feed, row_count, rows) VALUES (?, ?, ?)')
-        .run(feed, rows.length, JSON.stringify(rows))
+        .run(
+          feed,
+          rows.length,
+          JSON.stringify(
+            rows.map((r) => [
+              r.key,
+              r.time,
+              r.approximate ? 1 : 0,
+              r.geometry,
+              ...fields.map((f) => r.props[f] ?? null),
+            ]),
+          ),
+        )
       this.db
         .prepare(
           `UPDATE feed_status SET dataset = ?, source = ?, last_attempt_at = ?, last_success_at = ?, newest_data_at = ?,
