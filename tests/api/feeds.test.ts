@@ -27,7 +27,7 @@ function recentViirs(): string {
 }
 
 /** What /firms answers next: the CSV (ETag "v1", 304 when the client has it), a truncated body, or an HTML error page. */
-let mode: 'csv' | 'truncated' | 'html' = 'csv'
+let mode: 'csv' | 'truncated' | 'html' | 'bad-row' = 'csv'
 const seen: { path: string; ifNoneMatch: string | undefined }[] = []
 let server: http.Server
 let base = ''
@@ -65,6 +65,12 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': String(Buffer.byteLength(body)) })
       // Headers and part of the body go out, then the connection drops.
       return res.write(body.slice(0, 2000), () => setTimeout(() => res.destroy(), 20))
+    }
+    if (mode === 'bad-row') {
+      const lines = body.split('\n')
+      lines[2] = (lines[2] ?? '').replace(/^[^,]*,[^,]*,/, ',,') // line 3 loses its coordinates
+      res.writeHead(200, { 'Content-Type': 'text/csv', ETag: '"v2"' })
+      return res.end(lines.join('\n'))
     }
     if (req.headers['if-none-match'] === '"v1"') {
       res.writeHead(304, { ETag: '"v1"' })
@@ -214,5 +220,20 @@ describe('live feeds end to end', () => {
       )
     }
     mode = 'csv'
+  })
+
+  it('a row that cannot be mapped is skipped and reported with its line number in /api/feeds', async () => {
+    mode = 'bad-row'
+    const [r] = await app.feeds.pollOnce()
+    mode = 'csv'
+    expect(r?.ok).toBe(true)
+    const feed = (await get('/api/feeds')).json<{
+      feeds: { state: string; summary: { rejected: number; rejections: { at: string; reason: string }[] } }[]
+    }>().feeds[0]
+    expect(feed?.state).toBe('ok')
+    expect(feed?.summary.rejected).toBe(1)
+    expect(feed?.summary.rejections).toEqual([
+      { at: 'line 3', reason: 'missing coordinates (longitude, latitude)' },
+    ])
   })
 })
