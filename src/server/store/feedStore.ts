@@ -66,7 +66,7 @@ export class FeedStore {
 
   /**
    * The feed's current records (empty before its first successful run). Stored compactly as one
-   * JSON list of [key, time, approximate, geometry, ...values in `fields` order].
+   * JSON list of [key, time, approximate, geometry (a point as [lon, lat]), ...values in `fields` order].
    */
   rows(feed: string, fields: readonly string[]): FeedRow[] {
     const text: unknown = this.db.prepare('SELECT rows FROM feed_records WHERE feed = ?').pluck().get(feed)
@@ -78,7 +78,9 @@ export class FeedStore {
         key: r[0] as string,
         time: r[1] as string | null,
         approximate: r[2] === 1,
-        geometry: r[3] as FeedRow['geometry'],
+        geometry: Array.isArray(r[3])
+          ? { type: 'Point', coordinates: r[3] as number[] }
+          : (r[3] as FeedRow['geometry']),
         props,
       }
     })
@@ -123,7 +125,7 @@ export class FeedStore {
               r.key,
               r.time,
               r.approximate ? 1 : 0,
-              r.geometry,
+              r.geometry?.type === 'Point' ? r.geometry.coordinates : r.geometry,
               ...fields.map((f) => r.props[f] ?? null),
             ]),
           ),
