@@ -27,10 +27,14 @@ type MessageOf<C extends OutboxChannel> = C extends 'sms' ? SmsMessage : EmailMe
 export function readOutbox<C extends OutboxChannel>(dataDir: string, channel: C): MessageOf<C>[] {
   const file = join(dataDir, 'outbox', `${channel}.jsonl`)
   if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as MessageOf<C>)
+  return (
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as MessageOf<C> & { kind?: string })
+      // Alert messages (alert delivery, `kind` set) share the files; they are not the provider's.
+      .filter((m) => m.kind === undefined)
+  )
 }
 
 /**
