@@ -67,8 +67,17 @@ function impacts(rng: Rng, acres: number): Record<string, number> {
   }
 }
 
+/** An IRWIN-style incident id ({8-4-4-4-12} hex in braces), as the WFIGS feeds carry. */
+function irwinId(rng: Rng): string {
+  const hex = (n: number) =>
+    Array.from({ length: n }, () => '0123456789ABCDEF'[rng.int(0, 15)] ?? '0').join('')
+  return `{${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}}`
+}
+
 export function activeFirePerimeters(ctx: DemoContext, fires: readonly ActiveFire[]): FeatureInput[] {
   const rng = ctx.rng('active-fires')
+  // Its own stream, so the fields the feeds brought do not shift the older fields' values.
+  const incident = ctx.rng('active-fire-incidents')
   return fires.map((f) => ({
     geometry: { type: 'Polygon', coordinates: [blob(rng, f.lon, f.lat, f.radiusM, 56, 0.22)] },
     properties: {
@@ -80,6 +89,8 @@ export function activeFirePerimeters(ctx: DemoContext, fires: readonly ActiveFir
       estimated_cost_to_date: Math.round(f.acres * rng.range(400, 1400)),
       agency_in_charge: rng.pick(['USFS', 'BLM', 'NMSF', 'BIA']),
       ...impacts(rng, f.acres),
+      irwin_id: irwinId(incident),
+      discovered: iso(ctx.now - incident.int(2, 14) * 24 * HOUR - incident.int(0, 23) * HOUR),
     },
   }))
 }
@@ -201,6 +212,7 @@ export function thermalHotspots(ctx: DemoContext, fires: readonly ActiveFire[]):
           temperature_c: round(rng.range(45, 120), 1),
           intensity_score: round(Math.min(10, frp / 6), 1),
           acquired: iso(ctx.now - Math.round(rng.range(lo, hi) * 60) * 60_000),
+          instrument: 'VIIRS',
         },
       })
     }

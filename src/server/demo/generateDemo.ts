@@ -15,6 +15,7 @@ import {
 } from './fires'
 import { distanceM, newMexico } from './geography'
 import { criticalInfrastructure } from './infrastructure'
+import { observedSmoke } from './observedSmoke'
 import { riskSeries } from './riskSeries'
 import { HOUR, zonedInstant } from './time'
 import { rawsStations, redFlagWarnings, windVectors } from './weather'
@@ -111,6 +112,7 @@ export function generateDemo(options: DemoOptions = {}): DemoData {
       weather_stations_raws: () => rawsStations(ctx),
       wind_vectors: () => windVectors(ctx),
       smoke: () => smokePlumes(ctx, fires),
+      observed_smoke: () => observedSmoke(ctx, fires),
     },
     series: { public_safety_power_shutoff_risk_score: riskSeries(ctx, dayStart) },
   }

@@ -53,6 +53,8 @@ export function redFlagWarnings(ctx: DemoContext): FeatureInput[] {
           impacts: 'Any fires that develop will spread rapidly; outdoor burning is not recommended.',
           erc_percentile: rng.int(88, 99),
           certainty: isWatch ? 'possible' : 'likely',
+          event: isWatch ? 'Fire Weather Watch' : 'Red Flag Warning',
+          alert_id: `urn:oid:2.49.0.1.840.0.demo.${isWatch ? 'fww' : 'rfw'}.${c.name.toLowerCase().replace(/\W+/g, '-')}`,
         },
       }
     })
