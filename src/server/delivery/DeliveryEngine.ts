@@ -72,26 +72,28 @@ export class DeliveryEngine {
     if (raised.length === 0 && cleared.length === 0) return false
     const episodes = this.o.store.transition(raised, cleared, at)
     const subscriptions = this.o.subscriptions.all()
-    for (const alert of evaluation.alerts) {
-      const episode = episodes.get(alert.id)
-      if (episode === undefined) continue
-      const fields = alertFields(alert, {
-        severityLabel: this.o.severityLabels.get(alert.severity) ?? alert.severity,
-        baseUrl: this.o.baseUrl,
-        timeZone: this.o.timeZone,
-      })
-      for (const [memberId, sub] of subscriptions) {
-        if (!sub.rules.includes(alert.ruleId) || !sub.severities.includes(alert.severity)) continue
-        this.o.store.queueNotice({
-          memberId,
-          alertId: alert.id,
-          episode,
-          severity: alert.severity,
-          fields,
-          queuedAt: at,
+    this.o.store.inTransaction(() => {
+      for (const alert of evaluation.alerts) {
+        const episode = episodes.get(alert.id)
+        if (episode === undefined) continue
+        const fields = alertFields(alert, {
+          severityLabel: this.o.severityLabels.get(alert.severity) ?? alert.severity,
+          baseUrl: this.o.baseUrl,
+          timeZone: this.o.timeZone,
         })
+        for (const [memberId, sub] of subscriptions) {
+          if (!sub.rules.includes(alert.ruleId) || !sub.severities.includes(alert.severity)) continue
+          this.o.store.queueNotice({
+            memberId,
+            alertId: alert.id,
+            episode,
+            severity: alert.severity,
+            fields,
+            queuedAt: at,
+          })
+        }
       }
-    }
+    })
     return true
   }
 
@@ -99,8 +101,10 @@ export class DeliveryEngine {
   tick(at = this.o.now()): Promise<void> {
     this.running = this.running
       .then(async () => {
-        this.flush(at)
-        this.remind(at)
+        this.o.store.inTransaction(() => {
+          this.flush(at)
+          this.remind(at)
+        })
         await runDueJobs(this.o.store, this.o.send, this.o.settings.retry, at)
       })
       .catch((err: unknown) => this.o.warn?.('alert delivery tick failed', err))
@@ -108,8 +112,12 @@ export class DeliveryEngine {
   }
 
   /** Notices that can no longer be sent leave the queue (logged); answers the rest. */
-  private stillWanted(notices: Notice[], sub: AlertSubscription | undefined, at: number): Notice[] {
-    const active = this.o.store.activeEpisodes()
+  private stillWanted(
+    notices: Notice[],
+    sub: AlertSubscription | undefined,
+    active: ReadonlyMap<string, number>,
+    at: number,
+  ): Notice[] {
     return notices.filter((n) => {
       const state = !sub
         ? 'unsubscribed'
@@ -128,9 +136,10 @@ export class DeliveryEngine {
   private flush(at: number): void {
     const subscriptions = this.o.subscriptions.all()
     const windowMs = this.o.settings.digestWindowMinutes * MINUTE_MS
+    const active = this.o.store.activeEpisodes()
     for (const [memberId, waiting] of byMember(this.o.store.waitingNotices())) {
       const sub = subscriptions.get(memberId)
-      const live = this.stillWanted(waiting, sub, at)
+      const live = this.stillWanted(waiting, sub, active, at)
       if (!sub || live.length === 0) continue
       if (at < Math.min(...live.map((n) => n.queuedAt)) + windowMs) continue
       const sendable = this.outsideQuiet(live, sub, at)
@@ -144,9 +153,10 @@ export class DeliveryEngine {
   private remind(at: number): void {
     if (this.o.settings.reminderIntervalMinutes <= 0) return
     const subscriptions = this.o.subscriptions.all()
+    const active = this.o.store.activeEpisodes()
     for (const [memberId, due] of byMember(this.o.store.dueReminders(at))) {
       const sub = subscriptions.get(memberId)
-      const live = this.stillWanted(due, sub, at)
+      const live = this.stillWanted(due, sub, active, at)
       if (!sub || live.length === 0) continue
       const sendable = this.outsideQuiet(live, sub, at)
       if (sendable.length === 0) continue

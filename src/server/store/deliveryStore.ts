@@ -201,6 +201,8 @@ export function createDeliveryStore(db: Database.Database) {
   const requeue = db.prepare("UPDATE delivery_jobs SET state = 'queued' WHERE state = 'sending'")
 
   return {
+    /** Runs `fn` in one transaction (many small writes: one commit). */
+    inTransaction: <T>(fn: () => T): T => db.transaction(fn)(),
     /** Jobs a stopped server was sending go back to the queue (a message may then go twice, never zero times). */
     requeueInterrupted: (): number => requeue.run().changes,
     /** alert id → current episode, for every alert raised and not cleared. */
