@@ -20,6 +20,15 @@ export interface FeedPollerOptions {
 const MINUTE = 60_000
 
 /**
+ * Milliseconds until a feed's next poll: its schedule after a success; after `failures` failed
+ * runs in a row 1, 2, 4 … minutes (backoff), never later than the schedule.
+ */
+export function nextPollDelay(everyMinutes: number, failures: number): number {
+  const every = everyMinutes * MINUTE
+  return failures === 0 ? every : Math.min(every, MINUTE * 2 ** Math.min(failures - 1, 10))
+}
+
+/**
  * Polls the enabled feeds: each on its `everyMinutes` (a failed feed is retried sooner, after
  * 1, 2, 4 … minutes, never later than its schedule), one run at a time, with conditional GET.
  * After an update the dataset's tile data and archives are rebuilt in the tile worker (tiles then
@@ -80,12 +89,7 @@ export class FeedPoller {
     if (this.stopped) return
     const timer = setTimeout(() => {
       void this.run(feed).then((r) => {
-        const failures = r.ok ? 0 : this.failures(feed)
-        const every = feed.everyMinutes * MINUTE
-        this.schedule(
-          feed,
-          failures === 0 ? every : Math.min(every, MINUTE * 2 ** Math.min(failures - 1, 10)),
-        )
+        this.schedule(feed, nextPollDelay(feed.everyMinutes, r.ok ? 0 : this.failures(feed)))
       })
     }, delay)
     timer.unref()
