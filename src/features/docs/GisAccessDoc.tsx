@@ -1,8 +1,9 @@
-import { Button, Code, H2, H3, HTMLTable, Pre } from '@blueprintjs/core'
-import { useMemo } from 'react'
+import { Button, Code, H2, H3, H4, Pre } from '@blueprintjs/core'
+import { Fragment, useMemo } from 'react'
 import { showToast } from '../../app/toasts'
 import { currentSessionToken } from '../session/authFetch'
 import { buildGisAccessDoc, GDAL_HEADER_OPTION } from './buildGisAccessDoc'
+import './gisAccess.css'
 
 async function copy(text: string, what: string): Promise<void> {
   try {
@@ -57,46 +58,42 @@ export function GisAccessSection({ origin }: { origin?: string }) {
         <Code>{GDAL_HEADER_OPTION}</Code>):
       </p>
       <Pre>export EMBERLINE_TOKEN='&lt;token&gt;'</Pre>
-      <HTMLTable compact className="emberline-gis-access">
-        <thead>
-          <tr>
-            <th scope="col">Layer</th>
-            <th scope="col">OGC API collection, TileJSON and style</th>
-            <th scope="col">GDAL</th>
-          </tr>
-        </thead>
-        <tbody>
-          {doc.layers.map((layer) => (
-            <tr key={layer.id} data-gis-layer-id={layer.id}>
-              <th scope="row">{layer.name}</th>
-              <td>
-                {layer.collectionUrl && (
-                  <div>
-                    Collection: <Code className="emberline-collection-url">{layer.collectionUrl}</Code>
-                  </div>
-                )}
-                {layer.tileJson.map((t) => (
-                  <div key={t.url}>
-                    TileJSON ({t.kind}): <Code className="emberline-tilejson-url">{t.url}</Code>
-                  </div>
-                ))}
-                {layer.styles.map((s) => (
-                  <div key={s}>
-                    Style: <Code>{s}</Code>
-                  </div>
-                ))}
-              </td>
-              <td>
-                {layer.commands.map((c) => (
-                  <Pre key={c} className="emberline-gdal-command">
-                    {c}
-                  </Pre>
-                ))}
-              </td>
-            </tr>
+      {doc.layers.map((layer) => (
+        <div key={layer.id} className="emberline-gis-layer" data-gis-layer-id={layer.id}>
+          <H4>{layer.name}</H4>
+          <dl>
+            {layer.collectionUrl && (
+              <>
+                <dt>OGC API collection</dt>
+                <dd>
+                  <Code className="emberline-collection-url">{layer.collectionUrl}</Code>
+                </dd>
+              </>
+            )}
+            {layer.tileJson.map((t) => (
+              <Fragment key={t.url}>
+                <dt>TileJSON ({t.kind})</dt>
+                <dd>
+                  <Code className="emberline-tilejson-url">{t.url}</Code>
+                </dd>
+              </Fragment>
+            ))}
+            {layer.styles.map((s) => (
+              <Fragment key={s}>
+                <dt>MapLibre style</dt>
+                <dd>
+                  <Code>{s}</Code>
+                </dd>
+              </Fragment>
+            ))}
+          </dl>
+          {layer.commands.map((c) => (
+            <Pre key={c} className="emberline-gdal-command">
+              {c}
+            </Pre>
           ))}
-        </tbody>
-      </HTMLTable>
+        </div>
+      ))}
     </section>
   )
 }
