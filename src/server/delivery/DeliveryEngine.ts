@@ -119,7 +119,8 @@ export class DeliveryEngine {
     at: number,
   ): Notice[] {
     return notices.filter((n) => {
-      const state = !sub
+      const wanted = sub && sub.rules.includes(n.fields.rule ?? '') && sub.severities.includes(n.severity)
+      const state = !wanted
         ? 'unsubscribed'
         : active.get(n.alertId) !== n.episode
           ? 'cleared'

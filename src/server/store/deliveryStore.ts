@@ -150,7 +150,8 @@ export function createDeliveryStore(db: Database.Database) {
     .pluck()
   const raise = db.prepare(
     `INSERT INTO alert_episodes (alert_id, episode, active, raised_at, cleared_at) VALUES (?, 1, 1, ?, NULL)
-     ON CONFLICT(alert_id) DO UPDATE SET episode = episode + 1, active = 1, raised_at = excluded.raised_at, cleared_at = NULL`,
+     ON CONFLICT(alert_id) DO UPDATE SET episode = episode + 1, active = 1, raised_at = excluded.raised_at, cleared_at = NULL
+     WHERE active = 0`,
   )
   const clear = db.prepare('UPDATE alert_episodes SET active = 0, cleared_at = ? WHERE alert_id = ?')
   const insertNotice = db.prepare(
@@ -192,8 +193,8 @@ export function createDeliveryStore(db: Database.Database) {
     for (const id of cleared) clear.run(at, id)
     const episodes = new Map<string, number>()
     for (const id of raised) {
-      raise.run(id, at)
-      episodes.set(id, Number(episodeOf.get(id) ?? 1))
+      // Already active (raised meanwhile by another process sharing the database): not new.
+      if (raise.run(id, at).changes > 0) episodes.set(id, Number(episodeOf.get(id) ?? 1))
     }
     return episodes
   })

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { operationsConfig } from '../../generated/config'
+import type { DeliverySettings } from '../../generated/types'
+import type { Alert, AlertsEvaluation } from '../alerts'
+import { openAccountsDb } from '../store/accountsDb'
+import { createAlertSubscriptionStore } from '../store/alertSubscriptionStore'
+import { createAlertsStore } from '../store/alertsStore'
+import { createDeliveryStore } from '../store/deliveryStore'
+import type { AlertMessage } from './alertChannels'
+import { DeliveryEngine } from './DeliveryEngine'
+
+const settings: DeliverySettings = {
+  ...operationsConfig.delivery!,
+  digestWindowMinutes: 0,
+  reminderIntervalMinutes: 60,
+  maxReminders: 2,
+}
+
+const alert = (id: string, severity = 'warning', ruleId = 'rule-a'): Alert => ({
+  id,
+  ruleId,
+  ruleTitle: `Rule ${ruleId}`,
+  severity,
+  hazard: { dataset: 'h', id: 1, label: `Hazard ${id}`, time: null },
+  assets: [{ dataset: 'a', id: 2, label: 'Line 7', distanceMiles: 0.5 }],
+  nearestMiles: 0.5,
+  time: '2026-11-22T18:00:00Z',
+  bbox: [-106.6, 35, -106.5, 35.1],
+})
+const evaluation = (...alerts: Alert[]): AlertsEvaluation => ({ alerts, counts: new Map(), evaluatedAt: '' })
+
+function setup(overrides: Partial<DeliverySettings> = {}) {
+  const db = openAccountsDb(null)
+  const sent: AlertMessage[] = []
+  const subscriptions = createAlertSubscriptionStore(db)
+  const engine = () =>
+    new DeliveryEngine({
+      settings: { ...settings, ...overrides },
+      severityLabels: new Map([
+        ['critical', 'Critical'],
+        ['warning', 'Warning'],
+      ]),
+      store: createDeliveryStore(db),
+      subscriptions,
+      recipient: () => ({ phone: '+15055550100', email: 'm@example.org', active: true }),
+      send: async (m) => {
+        sent.push(m)
+      },
+      baseUrl: 'http://e',
+      timeZone: 'America/Denver',
+      now: () => 0,
+    })
+  const subscribe = (rules = ['rule-a']) =>
+    subscriptions.write(
+      'm1',
+      { rules, severities: ['critical', 'warning'], channel: 'sms', quietHours: null },
+      { memberId: 'm1', ip: null },
+      0,
+    )
+  return { db, sent, engine, subscribe }
+}
+
+describe('DeliveryEngine', () => {
+  it('tells a member of an alert once, also when a second engine on the same database sees it', async () => {
+    const { sent, engine, subscribe } = setup()
+    subscribe()
+    const a = engine()
+    const b = engine()
+    a.observe(evaluation(alert('x')), 1)
+    b.observe(evaluation(alert('x')), 1)
+    await a.tick(2)
+    await b.tick(2)
+    expect(sent.map((m) => m.alertIds)).toEqual([['x']])
+  })
+
+  it('drops a waiting alert the member acknowledged, or whose rule they left', async () => {
+    const { db, sent, engine, subscribe } = setup({ digestWindowMinutes: 10 })
+    subscribe(['rule-a', 'rule-b'])
+    const e = engine()
+    e.observe(evaluation(alert('x'), alert('y', 'warning', 'rule-b'), alert('z')), 0)
+    createAlertsStore(db).acknowledge('x', { memberId: 'm1', ip: null }, 1)
+    subscribe(['rule-a'])
+    await e.tick(9 * 60_000)
+    expect(sent).toHaveLength(0) // the digest window
+    await e.tick(10 * 60_000)
+    expect(sent.map((m) => m.alertIds)).toEqual([['z']])
+  })
+
+  it('reminds at the interval, at most maxReminders times, not after acknowledgement', async () => {
+    const { db, sent, engine, subscribe } = setup()
+    subscribe()
+    const e = engine()
+    e.observe(evaluation(alert('x'), alert('y')), 0)
+    await e.tick(0)
+    await e.tick(59 * 60_000)
+    expect(sent).toHaveLength(1)
+    await e.tick(60 * 60_000)
+    expect(sent.map((m) => m.kind)).toEqual(['digest', 'reminder'])
+    createAlertsStore(db).acknowledge('x', { memberId: 'm1', ip: null }, 1)
+    await e.tick(120 * 60_000)
+    await e.tick(180 * 60_000)
+    expect(sent.slice(2).map((m) => m.alertIds)).toEqual([['y']])
+  })
+})
