@@ -1,4 +1,4 @@
-import { formatDate } from '../../shared/format'
+import { formatDate as formatDateIn, type FormatOptions } from '../../shared/format'
 import type { BriefingSources, FeedFreshness } from './briefingApi'
 import type { LayerSources } from './briefingLayers'
 
@@ -22,7 +22,10 @@ export function layerTimes(
   info: BriefingSources,
   feeds: ReadonlyMap<string, FeedFreshness>,
   hour: number | null,
+  /** Formatting overrides (tests pin the zone); the browser's zone by default. */
+  format?: FormatOptions,
 ): TimeLine[] {
+  const formatDate = (value: unknown) => formatDateIn(value, format)
   const lines: TimeLine[] = []
   for (const grid of sources.grids) {
     const stored = info.grids.find((g) => g.id === grid.id)
