@@ -152,6 +152,17 @@ describe('exports open in GDAL', () => {
     expect(`${stdout}${stderr}`.trim()).toBe('')
   })
 
+  it('an unfiltered GeoPackage export (written by the worker thread) holds every row', async () => {
+    const res = await t.app.inject({ url: '/api/export/buildings?format=gpkg', headers: AUTH })
+    expect(res.statusCode).toBe(200)
+    const file = path.join(work, 'all-buildings.gpkg')
+    fs.writeFileSync(file, res.rawPayload)
+    const info = await gdal('ogrinfo', ['-ro', '-so', file, 'buildings'])
+    expect(featureCount(info)).toBe(await recordsTotal('buildings'))
+    expect(info).toMatch(/Geometry: Polygon/)
+    expect(info).toMatch(/^area_ft2: Real/m)
+  })
+
   it('an exported GeoJSON opens with the same features', async () => {
     const filters = filtersQuery({ field: 'type', value: 'station' })
     const res = await t.app.inject({

@@ -12,6 +12,7 @@ import type { ColumnFilter } from '../store/Store'
 import { featureText } from '../ogc/featureText'
 import { ogcCollections } from '../ogc/ogcCollections'
 import { queryItems } from '../ogc/queryItems'
+import { writeGeoPackageInWorker } from './geoPackageJob'
 import { writeGeoPackage } from './writeGeoPackage'
 
 /** Rows read per page while exporting. */
@@ -29,6 +30,20 @@ function* pages(
     if (page.rows.length > 0) yield page.rows
     if (page.rows.length < PAGE) return
   }
+}
+
+/** Ids (id order) of the rows matching the records filters: the records column index, else pages of records. */
+function matchingIds(
+  store: SqliteStore,
+  reader: OgcFeatureReader,
+  d: DatasetDef,
+  filters: ColumnFilter[],
+): number[] {
+  const index = store.columnIndex(d.id)
+  if (index) return index.query(filters, index.ids.length, 0).ids
+  const ids: number[] = []
+  for (const rows of pages(store, reader, d, filters)) for (const r of rows) ids.push(r.id)
+  return ids
 }
 
 interface ExportQuery {
@@ -91,11 +106,23 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-export-'))
       const file = path.join(dir, `${d.id}.gpkg`)
       try {
-        writeGeoPackage(
-          file,
-          { name: d.id, title: c.title, description: c.description, kind: d.geometry, fields: d.fields },
-          pages(app.store, reader, d, parsed.filters),
-        )
+        const location = app.store.location
+        if (location) {
+          // A file store: a worker thread reads it read-only and writes the file (the server keeps answering).
+          const ids = parsed.filters.length === 0 ? null : matchingIds(app.store, reader, d, parsed.filters)
+          await writeGeoPackageInWorker({
+            storeFile: location,
+            out: file,
+            ids,
+            layer: { name: d.id, title: c.title, description: c.description, dataset: d },
+          })
+        } else {
+          writeGeoPackage(
+            file,
+            { name: d.id, title: c.title, description: c.description, kind: d.geometry, fields: d.fields },
+            pages(app.store, reader, d, parsed.filters),
+          )
+        }
       } catch (error) {
         fs.rmSync(dir, { recursive: true, force: true })
         throw error

@@ -78,6 +78,14 @@ export class OgcFeatureReader {
     })
   }
 
+  /** Every id of the dataset, in id order. */
+  allIds(d: DatasetDef): number[] {
+    return this.db
+      .prepare(`SELECT id FROM ${tableNames(d.id).features} ORDER BY id`)
+      .pluck()
+      .all() as number[]
+  }
+
   /** Ids (id order) of the rows whose fields pass `keep` (the fallback while a column index is built). */
   scanIds(d: DatasetDef, fields: readonly string[], keep: (values: unknown[]) => boolean): number[] {
     const cols = fields.map((f) => ', ' + fieldColumn(f)).join('')

@@ -1,0 +1,31 @@
+import Database from 'better-sqlite3'
+import { parentPort, workerData } from 'node:worker_threads'
+import { OgcFeatureReader } from '../store/ogcFeatures'
+import { writeGeoPackage } from './writeGeoPackage'
+import type { GeoPackageJob } from './geoPackageJob'
+
+/** Rows read per batch from the store. */
+const BATCH = 10_000
+
+// Worker thread: reads the rows of `ids` (all rows when null) from the store opened read-only and
+// writes the GeoPackage, so the server keeps answering while a large export is written.
+const job = workerData as GeoPackageJob
+const db = new Database(job.storeFile, { readonly: true, fileMustExist: true })
+try {
+  const reader = new OgcFeatureReader(db)
+  const d = job.layer.dataset
+  const ids: ArrayLike<number> = job.ids ?? reader.allIds(d)
+  function* batches() {
+    for (let i = 0; i < ids.length; i += BATCH)
+      yield reader.rows(
+        d,
+        Array.from({ length: Math.min(BATCH, ids.length - i) }, (_, k) => ids[i + k] as number),
+      )
+  }
+  const count = writeGeoPackage(job.out, { ...job.layer, kind: d.geometry, fields: d.fields }, batches())
+  parentPort?.postMessage({ ok: true, count })
+} catch (error) {
+  parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) })
+} finally {
+  db.close()
+}
