@@ -8,6 +8,8 @@ export interface FeedRecord {
   geometry: Geometry | null
   /** Units the feed declares for some fields (Synoptic UNITS block, MesoWest units row). */
   units?: Record<string, string>
+  /** CSV: the row's cells, read by column index (ParsedFeed.columns) instead of building `props`. */
+  values?: readonly string[]
 }
 
 /** What a parser read from one body. */
@@ -15,6 +17,8 @@ export interface ParsedFeed {
   records: FeedRecord[]
   /** 'line' for CSV formats, 'feature' otherwise (how `n` is named). */
   unit: 'line' | 'feature' | 'station'
+  /** CSV: header name → cell index of `FeedRecord.values`. */
+  columns?: ReadonlyMap<string, number>
 }
 
 /** A record that could not be mapped, with where it was and why. */

@@ -1,7 +1,8 @@
 import type { FeedFieldMapping } from '../../generated/types'
 import type { FieldType } from '../store/catalog'
 import { parseFeedTime } from './feedTime'
-import { readPath } from './readPath'
+import type { FeedRecord } from './feedTypes'
+import { fieldReader } from './readPath'
 import { convertUnit, unitOf } from './units'
 
 type Value = string | number | null
@@ -21,27 +22,34 @@ function scalarText(v: unknown, label: string): string {
 }
 
 /** A compiled field mapping: reads one record's value (throws a short reason to reject the record). */
-export type FieldMapper = (props: Record<string, unknown>, units: Record<string, string> | undefined) => Value
+export type FieldMapper = (record: FeedRecord) => Value
 
 /**
  * Compiles how one dataset field is filled from a feed record, in the order the mapping
  * documents: from/value → nullValues → match → time → ranges/lookup → convert → default/required.
  * Compiled once per run, so the per-record work is only what the mapping asks for.
  */
-export function compileMapping(name: string, type: FieldType, m: FeedFieldMapping): FieldMapper {
+export function compileMapping(
+  name: string,
+  type: FieldType,
+  m: FeedFieldMapping,
+  columns?: ReadonlyMap<string, number>,
+): FieldMapper {
   const from = m.from === undefined ? [] : Array.isArray(m.from) ? m.from : [m.from]
   const first = from[0]
+  const readFrom = from.map((f) => fieldReader(f, columns))
+  const readFirst = readFrom[0]
+  const readOr = m.orFrom !== undefined ? fieldReader(m.orFrom, columns) : undefined
   const regex = m.match !== undefined ? new RegExp(m.match) : null
   const nulls = m.nullValues && m.nullValues.length > 0 ? m.nullValues : null
   const lookup = m.lookup
   const ranges = m.ranges
-  return (props, units) => {
+  return (record) => {
     let source = first
-    let raw: unknown =
-      m.value !== undefined ? m.value : first !== undefined ? readPath(props, first) : undefined
-    if (isMissing(raw) && m.orFrom !== undefined) {
+    let raw: unknown = m.value !== undefined ? m.value : readFirst ? readFirst(record) : undefined
+    if (isMissing(raw) && readOr) {
       source = m.orFrom
-      raw = readPath(props, m.orFrom)
+      raw = readOr(record)
     }
     const label = source ?? name
     if (nulls && !isMissing(raw) && nulls.some((n) => sameValue(raw, n))) raw = undefined
@@ -51,7 +59,7 @@ export function compileMapping(name: string, type: FieldType, m: FeedFieldMappin
     }
     let isTime = false
     if (m.time !== undefined && !isMissing(raw)) {
-      const values = m.time === 'dateHhmm' ? from.map((f) => readPath(props, f)) : [raw]
+      const values = m.time === 'dateHhmm' ? readFrom.map((read) => read(record)) : [raw]
       if (values.some(isMissing)) raw = undefined
       else
         try {
@@ -77,7 +85,7 @@ export function compileMapping(name: string, type: FieldType, m: FeedFieldMappin
     if (m.convert !== undefined && !isMissing(raw)) {
       const n = typeof raw === 'number' ? raw : Number(scalarText(raw, label))
       if (!Number.isFinite(n)) throw new Error(`${label}: ${JSON.stringify(raw)} is not a number`)
-      const declared = source !== undefined ? units?.[source] : undefined
+      const declared = source !== undefined ? record.units?.[source] : undefined
       const fromUnit = m.convert.from ?? (declared !== undefined ? unitOf(declared) : undefined)
       if (!fromUnit)
         throw new Error(`${label}: the feed declares no unit${declared ? ` we know ('${declared}')` : ''}`)
@@ -114,5 +122,5 @@ export function mapField(
   props: Record<string, unknown>,
   units: Record<string, string> | undefined,
 ): Value {
-  return compileMapping(name, type, m)(props, units)
+  return compileMapping(name, type, m)({ n: 0, props, geometry: null, units })
 }

@@ -5,9 +5,9 @@ import { encodeFeature } from '../store/writeDataset'
 import { circleAround, geometryInBox } from './feedGeometry'
 import { keyFields, rowKey } from './feedKey'
 import type { FeedRow } from './feedRow'
-import type { ParsedFeed, Rejection } from './feedTypes'
+import type { FeedRecord, ParsedFeed, Rejection } from './feedTypes'
 import { compileMapping } from './mapField'
-import { readPath } from './readPath'
+import { fieldReader, readPath, type FieldReader } from './readPath'
 
 export interface MapContext {
   feed: FeedDefinition
@@ -31,16 +31,14 @@ export interface Mapped {
 
 const MAX_REJECTIONS = 20
 
-function pointFrom(props: Record<string, unknown>, lonField: string, latField: string): Geometry {
+function pointFrom(record: FeedRecord, lon: FieldReader, lat: FieldReader, names: string): Geometry {
   const num = (v: unknown) =>
     typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
-  const lon = num(readPath(props, lonField))
-  const lat = num(readPath(props, latField))
-  if (!Number.isFinite(lon) || !Number.isFinite(lat))
-    throw new Error(`missing coordinates (${lonField}, ${latField})`)
-  if (Math.abs(lon) > 180 || Math.abs(lat) > 90)
-    throw new Error(`coordinates [${lon}, ${lat}] are not lon/lat`)
-  return { type: 'Point', coordinates: [lon, lat] }
+  const x = num(lon(record))
+  const y = num(lat(record))
+  if (!Number.isFinite(x) || !Number.isFinite(y)) throw new Error(`missing coordinates (${names})`)
+  if (Math.abs(x) > 180 || Math.abs(y) > 90) throw new Error(`coordinates [${x}, ${y}] are not lon/lat`)
+  return { type: 'Point', coordinates: [x, y] }
 }
 
 function zoneGeometry(
@@ -79,21 +77,32 @@ export function mapRecords(parsed: ParsedFeed, ctx: MapContext): Mapped {
   }
   const fields = dataset.fields.map((f) => {
     const m = feed.fields[f.name]
-    return { name: f.name, map: m ? compileMapping(f.name, f.type, m) : null }
+    return { name: f.name, map: m ? compileMapping(f.name, f.type, m, parsed.columns) : null }
   })
   const keys = keyFields(feed, dataset)
   const byKey = new Map<string, number>()
-  const where = feed.filter?.where ?? []
+  const where = (feed.filter?.where ?? []).map((c) => ({
+    read: fieldReader(c.field, parsed.columns),
+    in: c.in.map(String),
+  }))
   const geo = feed.geometry
+  const coords =
+    geo?.lon && geo.lat
+      ? {
+          lon: fieldReader(geo.lon, parsed.columns),
+          lat: fieldReader(geo.lat, parsed.columns),
+          names: `${geo.lon}, ${geo.lat}`,
+        }
+      : null
   for (const record of parsed.records) {
-    if (!where.every((c) => c.in.some((v) => String(v) === String(readPath(record.props, c.field) ?? '')))) {
+    if (!where.every((c) => c.in.includes(String(c.read(record) ?? '')))) {
       out.filteredOut++
       continue
     }
     try {
-      const columns = Boolean(geo?.lon && geo.lat)
-      let geometry: Geometry | null =
-        geo?.lon && geo.lat ? pointFrom(record.props, geo.lon, geo.lat) : record.geometry
+      let geometry: Geometry | null = coords
+        ? pointFrom(record, coords.lon, coords.lat, coords.names)
+        : record.geometry
       if (!geometry && geo?.zones && zones) geometry = zoneGeometry(record.props, geo.zones.codes, zones)
       if (geometry && bbox && !geometryInBox(geometry, bbox)) {
         out.outsideTerritory++
@@ -109,13 +118,13 @@ export function mapRecords(parsed: ParsedFeed, ctx: MapContext): Mapped {
         approximate = true
       }
       const props: FeedRow['props'] = {}
-      for (const { name, map } of fields) props[name] = map ? map(record.props, record.units) : null
+      for (const { name, map } of fields) props[name] = map ? map(record) : null
       // A point from checked coordinate columns fits a point dataset; any other geometry is checked
       // now as the store will (kind, positions, ring sizes), so one bad feature cannot fail the write.
       if (!geometry) {
         if (!geo?.optional) throw new Error('missing geometry')
         out.withoutGeometry++
-      } else if (!(columns && dataset.geometry === 'point'))
+      } else if (!(coords && dataset.geometry === 'point'))
         encodeFeature(dataset, { geometry, properties: props })
       const time = feed.time ? ((props[feed.time] as string | null) ?? null) : null
       const row: FeedRow = {

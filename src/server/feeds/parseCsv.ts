@@ -45,12 +45,8 @@ function rows(text: string, fromLine: number): { record: string[]; line: number 
   }
 }
 
-/** One row as an object keyed by the header (a plain loop: the objects share one shape). */
-function rowObject(names: readonly string[], record: readonly string[]): Record<string, unknown> {
-  const o: Record<string, unknown> = {}
-  for (let i = 0; i < names.length; i++) o[names[i] as string] = record[i]
-  return o
-}
+/** CSV records carry their cells (`values`, read by column) and no properties object. */
+const NO_PROPS: Record<string, unknown> = Object.freeze({})
 
 /** A CSV with a header row (FIRMS): one record per row, columns by header name; `n` is the file line. */
 export function parseCsv(text: string, required: readonly string[]): ParsedFeed {
@@ -60,13 +56,14 @@ export function parseCsv(text: string, required: readonly string[]): ParsedFeed 
   if (!header) throw new FeedFormatError('empty CSV: no header row')
   const missing = required.filter((c) => !header.record.includes(c))
   if (missing.length > 0) throw new FeedFormatError(`CSV header lacks column(s) ${missing.join(', ')}`)
-  const names = header.record
+  const columns = new Map(header.record.map((h, i) => [h, i]))
   const records: FeedRecord[] = all.map(({ record, line }) => ({
     n: line,
-    props: rowObject(names, record),
+    props: NO_PROPS,
+    values: record,
     geometry: null,
   }))
-  return { records, unit: 'line' }
+  return { records, unit: 'line', columns }
 }
 
 /** Strips the set suffix of a MesoWest/Synoptic variable: air_temp_set_1 → air_temp (derived _set_1d too). */

@@ -17,3 +17,13 @@ export function readPath(props: Record<string, unknown>, path: string): unknown 
       : v.join('; ')
     : v
 }
+
+/** Reads one feed field of a record: a CSV cell by its column, else `readPath` on the properties. */
+export type FieldReader = (record: { props: Record<string, unknown>; values?: readonly string[] }) => unknown
+
+/** The reader of `path` for records of a parse (CSV columns resolved once, by index). */
+export function fieldReader(path: string, columns?: ReadonlyMap<string, number>): FieldReader {
+  const index = columns?.get(path)
+  if (index !== undefined) return (r) => (r.values ? r.values[index] : readPath(r.props, path))
+  return (r) => readPath(r.props, path)
+}
