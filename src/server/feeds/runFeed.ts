@@ -39,7 +39,9 @@ export async function runFeed(
   const d = { ...DEFAULTS, ...ctx.config.defaults }
   const file = opts.file ?? (opts.url ? undefined : feed.source.file)
   const template = opts.url ?? feed.source.url ?? ''
-  const source = file ?? template
+  // Recorded and shown by GET /api/feeds: the configured template (placeholders, never their values),
+  // or only the origin of a --url given by hand (its path or query may hold a key).
+  const source = file ?? (opts.url ? `${originOf(opts.url)} (--url)` : template)
   try {
     let text: string
     let validators: { etag: string | null; lastModified: string | null } = { etag: null, lastModified: null }
@@ -100,5 +102,13 @@ function emptySummary(feed: FeedDefinition): RunSummary {
     stored: 0,
     newest: null,
     notModified: true,
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return 'a URL'
   }
 }
