@@ -101,4 +101,24 @@ describe('DeliveryEngine', () => {
     await e.tick(180 * 60_000)
     expect(sent.slice(2).map((m) => m.alertIds)).toEqual([['y']])
   })
+
+  it('forgets log lines, finished jobs and notices of ended episodes after 90 days', async () => {
+    const { db, sent, engine, subscribe } = setup()
+    subscribe()
+    const e = engine()
+    e.observe(evaluation(alert('x'), alert('y')), 0)
+    await e.tick(0)
+    expect(sent).toHaveLength(1)
+    e.observe(evaluation(alert('y')), 1) // x clears
+    createAlertsStore(db).acknowledge('y', { memberId: 'm1', ip: null }, 2)
+    await e.tick(91 * 24 * 3_600_000)
+    const count = (table: string) => Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().get())
+    expect(
+      createDeliveryStore(db)
+        .recentLog(100)
+        .map((l) => l.event),
+    ).toEqual(['acknowledged', 'cleared'])
+    expect(count('delivery_jobs')).toBe(0)
+    expect(count('alert_notices')).toBe(1) // y: its episode is still on
+  })
 })

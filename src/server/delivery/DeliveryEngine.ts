@@ -33,6 +33,9 @@ export interface DeliveryEngineOptions {
 }
 
 const MINUTE_MS = 60_000
+/** The delivery log, finished jobs and past notices are kept this long (90 days). */
+const RETENTION_MS = 90 * 24 * 60 * MINUTE_MS
+const PRUNE_EVERY_MS = 60 * MINUTE_MS
 
 const channelsOf = (sub: AlertSubscription, offered: readonly AlertChannel[]): AlertChannel[] =>
   (sub.channel === 'both' ? (['sms', 'email'] as const) : [sub.channel]).filter((c) => offered.includes(c))
@@ -52,6 +55,7 @@ function byMember(notices: readonly Notice[]): Map<string, Notice[]> {
  */
 export class DeliveryEngine {
   private lastIds: Set<string> | null = null
+  private prunedAt = Number.NEGATIVE_INFINITY
   private running: Promise<void> = Promise.resolve()
   private readonly bypass: Set<string>
 
@@ -68,8 +72,10 @@ export class DeliveryEngine {
     const active = this.o.store.activeEpisodes()
     const raised = [...ids].filter((id) => !active.has(id))
     const cleared = [...active.keys()].filter((id) => !ids.has(id))
-    this.lastIds = ids
-    if (raised.length === 0 && cleared.length === 0) return false
+    if (raised.length === 0 && cleared.length === 0) {
+      this.lastIds = ids
+      return false
+    }
     const episodes = this.o.store.transition(raised, cleared, at)
     const subscriptions = this.o.subscriptions.all()
     this.o.store.inTransaction(() => {
@@ -94,6 +100,8 @@ export class DeliveryEngine {
         }
       }
     })
+    // Only once recorded: a failed write is retried by the next evaluation.
+    this.lastIds = ids
     return true
   }
 
@@ -105,6 +113,10 @@ export class DeliveryEngine {
           this.flush(at)
           this.remind(at)
         })
+        if (at - this.prunedAt >= PRUNE_EVERY_MS) {
+          this.prunedAt = at
+          this.o.store.prune(at - RETENTION_MS)
+        }
         await runDueJobs(this.o.store, this.o.send, this.o.settings.retry, at)
       })
       .catch((err: unknown) => this.o.warn?.('alert delivery tick failed', err))

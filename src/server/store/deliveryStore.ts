@@ -199,6 +199,15 @@ export function createDeliveryStore(db: Database.Database) {
     return episodes
   })
 
+  const pruneLog = db.prepare('DELETE FROM delivery_log WHERE at < ?')
+  const pruneJobs = db.prepare(
+    "DELETE FROM delivery_jobs WHERE state IN ('sent', 'failed') AND created_at < ?",
+  )
+  // Past notices: their episode is over (or they were dropped); the current episode's stay.
+  const pruneNotices = db.prepare(
+    `DELETE FROM alert_notices WHERE queued_at < ? AND NOT EXISTS (SELECT 1 FROM alert_episodes e
+       WHERE e.alert_id = alert_notices.alert_id AND e.episode = alert_notices.episode AND e.active = 1)`,
+  )
   const requeue = db.prepare("UPDATE delivery_jobs SET state = 'queued' WHERE state = 'sending'")
 
   return {
@@ -272,6 +281,12 @@ export function createDeliveryStore(db: Database.Database) {
         e.detail,
       )
     },
+    /** Deletes log lines, finished jobs and notices of ended episodes older than `before` (ms). */
+    prune: db.transaction((before: number): void => {
+      pruneLog.run(before)
+      pruneJobs.run(before)
+      pruneNotices.run(before)
+    }),
     /** Newest first. */
     recentLog: (limit: number): DeliveryLogEntry[] => readLog.all(limit).map(toLog),
   }
