@@ -150,6 +150,12 @@ describe('MapLibre styles from the YAML paint rules', () => {
       ).toEqual([])
     }
     expect((await get('/ogc/styles/nope')).status).toBe(404)
+    // Layers are not cut at the source's maxzoom (MapLibre overzooms, as the web map draws on).
+    const all = (await get('/ogc/styles/emberline')).json() as unknown as StyleSpecification
+    for (const layer of all.layers) expect((layer as { maxzoom?: number }).maxzoom, layer.id).toBeUndefined()
+    const buildings = all.sources.buildings_mvt as { maxzoom?: number; tiles?: string[] }
+    expect(buildings.maxzoom).toBe(18)
+    expect(buildings.tiles?.[0]).toMatch(/\/api\/tiles\/buildings\/mvt\/\{z\}\/\{x\}\/\{y\}$/)
   })
 
   it('colours each stored feature as the web map does (rules, scales, theme colours, opacity)', async () => {

@@ -118,7 +118,6 @@ export interface StyleLayerInput {
   sourceId: string
   sourceLayer: string
   minzoom: number
-  maxzoom: number
   nowMs: number
 }
 
@@ -130,8 +129,8 @@ export function styleLayer(input: StyleLayerInput): Record<string, unknown> {
     id: mapLayer.id,
     source: input.sourceId,
     'source-layer': input.sourceLayer,
+    // No layer maxzoom: above the source's maxzoom MapLibre overzooms its tiles, as the web map does.
     minzoom: input.minzoom,
-    maxzoom: input.maxzoom + 1,
     metadata: { 'emberline:paint': mapLayer.paint },
   }
   switch (paint.type) {

@@ -93,7 +93,6 @@ export function styleDocument(id: string, ctx: StyleContext): Record<string, unk
         sourceId: tileset.id,
         sourceLayer: tileset.dataset?.id ?? tileset.id,
         minzoom: tileset.minzoom,
-        maxzoom: tileset.maxzoom,
         nowMs,
       }),
     ),
