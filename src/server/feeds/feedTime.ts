@@ -2,6 +2,10 @@ import type { FeedTimeFormat } from '../../generated/types'
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 
+function text(v: unknown): string {
+  return typeof v === 'number' ? String(v) : typeof v === 'string' ? v : ''
+}
+
 function iso(ms: number): string {
   if (!Number.isFinite(ms)) throw new Error('not a time')
   return new Date(ms).toISOString()
@@ -33,7 +37,6 @@ function dateHhmm(date: string, time: string): string {
  */
 export function parseFeedTime(format: FeedTimeFormat, values: readonly unknown[]): string {
   const [a, b] = values
-  const text = (v: unknown) => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '')
   switch (format) {
     case 'iso': {
       const s = text(a)

@@ -31,9 +31,12 @@ export interface Mapped {
 
 const MAX_REJECTIONS = 20
 
+/** A coordinate cell or property as a number (NaN when absent or not numeric). */
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
+}
+
 function pointFrom(record: FeedRecord, lon: FieldReader, lat: FieldReader, names: string): Geometry {
-  const num = (v: unknown) =>
-    typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
   const x = num(lon(record))
   const y = num(lat(record))
   if (!Number.isFinite(x) || !Number.isFinite(y)) throw new Error(`missing coordinates (${names})`)
