@@ -137,7 +137,7 @@ describe('/Briefing', () => {
         expect(flat).toContain('features, updated')
       })
 
-      it('prints every open alert (hazard, distance) and the PSPS totals and the notes', async () => {
+      it('prints the forecast, every open alert (hazard, distance), the PSPS totals and the notes', async () => {
         const body = await api<AlertsBody>(page, server, '/api/alerts')
         const flat = pdfText(pdf).replace(/\s+/g, ' ')
         expect(flat).toContain(`Open alerts (${body.alerts.length})`)
@@ -149,6 +149,8 @@ describe('/Briefing', () => {
         }
         for (const word of new Set(body.alerts.flatMap((a) => a.hazard.label.split(/\s+/))))
           expect(flat).toContain(word)
+        expect(flat).toContain(appConfig.chart.title) // the forecast chart…
+        expect(flat).toContain(appConfig.formatting.todayLabel) // …and its day cards
         expect(flat).toContain('Next PSPS event')
         expect(flat).toMatch(/ Total /)
         expect(flat).toContain(NOTES)
