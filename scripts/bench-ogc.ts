@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { seedDemo } from '../src/server/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
 import { openStore } from '../src/server/store/sqliteStore'
-import { featureText } from '../src/server/ogc/featureText'
+import { featureJson } from '../src/server/ogc/featureJson'
 import { queryItems } from '../src/server/ogc/queryItems'
 import { OgcFeatureReader } from '../src/server/store/ogcFeatures'
 import { summarize } from './bench/stats'
@@ -158,7 +158,7 @@ try {
         limit: pageSize,
         offset: o,
       })
-      page.rows.map((r) => featureText(r, d.geometry)).join(',')
+      JSON.stringify(page.rows.map((r) => featureJson(r, d.geometry)))
       const t1 = performance.now()
       const boxed = queryItems(store, reader, d, {
         filter: { filters: [], textTests: [] },
@@ -166,7 +166,7 @@ try {
         limit: pageSize,
         offset: 0,
       })
-      boxed.rows.map((r) => featureText(r, d.geometry)).join(',')
+      JSON.stringify(boxed.rows.map((r) => featureJson(r, d.geometry)))
       work.push(t1 - t0, performance.now() - t1)
     }
     const plain = summarize(work.filter((_, i) => i % 2 === 0))

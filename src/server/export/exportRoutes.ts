@@ -9,7 +9,7 @@ import { filterableFields, type DatasetDef } from '../store/catalog'
 import { OgcFeatureReader, type OgcFeatureRow } from '../store/ogcFeatures'
 import type { SqliteStore } from '../store/sqliteStore'
 import type { ColumnFilter } from '../store/Store'
-import { featureText } from '../ogc/featureText'
+import { featureJson } from '../ogc/featureJson'
 import { ogcCollections } from '../ogc/ogcCollections'
 import { queryItems } from '../ogc/queryItems'
 import { writeGeoPackageInWorker } from './geoPackageJob'
@@ -92,7 +92,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
           yield `{"type":"FeatureCollection","name":${JSON.stringify(d.id)},"features":[`
           let first = true
           for (const rows of pages(app.store, reader, d, parsed.ok ? parsed.filters : [])) {
-            const text = rows.map((r) => featureText(r, kind)).join(',')
+            const text = JSON.stringify(rows.map((r) => featureJson(r, kind))).slice(1, -1)
             yield first ? text : `,${text}`
             first = false
           }

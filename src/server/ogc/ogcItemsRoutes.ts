@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { OgcFeatureReader } from '../store/ogcFeatures'
 import { featureJson } from './featureJson'
-import { featureText } from './featureText'
 import { toItemsFilter, type ItemsFilter } from './itemsFilter'
 import { ogcBadRequest, ogcNotFound } from './ogcException'
 import type { OgcCollection } from './ogcCollections'
@@ -97,11 +96,11 @@ export function ogcItemsRoutes(
         links.push({ href: itemsHref(base, c.id, prev), rel: 'prev', type: GEOJSON, title: 'Previous page' })
       }
       const kind = c.dataset.geometry
-      // Written as text: the features straight from their geometry blobs (featureText.ts).
+      // One JSON.stringify of the features (native, faster than assembling text by hand).
       const body =
         `{"type":"FeatureCollection","timeStamp":${JSON.stringify(new Date().toISOString())}` +
         `,"numberMatched":${page.matched},"numberReturned":${page.rows.length}` +
-        `,"features":[${page.rows.map((row) => featureText(row, kind)).join(',')}]` +
+        `,"features":${JSON.stringify(page.rows.map((row) => featureJson(row, kind)))}` +
         `,"links":${JSON.stringify(links)}}`
       return reply.type(GEOJSON).header('Content-Crs', `<${CRS84}>`).send(body)
     },
