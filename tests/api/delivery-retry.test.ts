@@ -57,6 +57,7 @@ beforeAll(async () => {
   gateway = await startGateway()
   t = await deliveryApp({ EMBERLINE_SMS_WEBHOOK_URL: gateway.url })
   await t.app.ready()
+  t.app.alertsEngine.evaluate() // the baseline, as the schedule's first evaluation
   const res = await t.app.inject({
     method: 'PUT',
     url: '/api/me/alert-subscription',

@@ -27,7 +27,9 @@ describe('the delivery schedule', () => {
       log: { warn: vi.fn() },
     } as unknown as FastifyInstance
     const stop = startDeliverySchedule({ app, delivery: { tick } as unknown as DeliveryEngine, settings })
-    expect(evaluate).toHaveBeenCalledTimes(1)
+    expect(evaluate).toHaveBeenCalledTimes(0) // not during start-up…
+    vi.advanceTimersByTime(0)
+    expect(evaluate).toHaveBeenCalledTimes(1) // …just after
     vi.advanceTimersByTime(10_000)
     expect(evaluate).toHaveBeenCalledTimes(1) // nothing changed: only due sends run
     expect(tick).toHaveBeenCalledTimes(1)

@@ -3,7 +3,8 @@ import type { DeliverySettings } from '../../generated/types'
 import type { DeliveryEngine } from './DeliveryEngine'
 
 /**
- * Timers of alert delivery: every `evaluateEveryMinutes` every rule is evaluated; every
+ * Timers of alert delivery: once right after start-up and every `evaluateEveryMinutes` every rule
+ * is evaluated; every
  * `watchSeconds` the versions of the alert datasets are read (the store re-reads them from SQLite,
  * so an import by the CLI in another process shows) and a change is evaluated at once; each watch
  * also runs due sends, digests, reminders and retries. Answers the function that stops them.
@@ -28,7 +29,9 @@ export function startDeliverySchedule(deps: {
       app.log.warn({ err, why }, 'alert evaluation failed')
     }
   }
-  evaluate('start')
+  // The first evaluation (the baseline after a start) runs just after start-up, not during it.
+  const first = setTimeout(() => evaluate('start'), 0)
+  first.unref()
   const watch = setInterval(
     () => {
       const now = versions()
@@ -44,6 +47,7 @@ export function startDeliverySchedule(deps: {
   watch.unref()
   scheduled.unref()
   return () => {
+    clearTimeout(first)
     clearInterval(watch)
     clearInterval(scheduled)
   }
