@@ -173,6 +173,17 @@ describe('/Briefing', () => {
     })
   }
 
+  it('is protected: without a session it leads to the sign-in page', async () => {
+    const context = await browser.newContext()
+    try {
+      const anonymous = await context.newPage()
+      await anonymous.goto(`${server.url}/Briefing?${VIEW}`)
+      await anonymous.waitForURL(/\/login\/Authenticate\?next=%2FBriefing/i)
+    } finally {
+      await context.close()
+    }
+  })
+
   it('made no request outside the server (works offline, demo included)', () => {
     expect(outside).toEqual([])
   })
