@@ -29,7 +29,10 @@ describe('compileConfig on the shipped config', () => {
   it('holds the catalogue of the spec', () => {
     const { layers, tables } = result.ok ? result.config : expect.unreachable()
     expect(layers.layers).toHaveLength(20)
-    expect(layers.layers.filter((l) => l.inDefaultList)).toHaveLength(17)
+    // The spec's 17 default layers, plus Observed Smoke (HMS) added with the live feeds.
+    const listed = layers.layers.filter((l) => l.inDefaultList).map((l) => l.id)
+    expect(listed).toHaveLength(18)
+    expect(listed).toContain('observed_smoke')
     expect(layers.mapLayers).toHaveLength(29)
     expect(layers.categories).toHaveLength(7)
     expect(layers.layersWithoutTable).toHaveLength(7)
