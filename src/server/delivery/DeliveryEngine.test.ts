@@ -29,7 +29,10 @@ const alert = (id: string, severity = 'warning', ruleId = 'rule-a'): Alert => ({
 })
 const evaluation = (...alerts: Alert[]): AlertsEvaluation => ({ alerts, counts: new Map(), evaluatedAt: '' })
 
-function setup(overrides: Partial<DeliverySettings> = {}) {
+function setup(
+  overrides: Partial<DeliverySettings> = {},
+  recipient = { phone: '+15055550100' as string | null, email: 'm@example.org', active: true },
+) {
   const db = openAccountsDb(null)
   const sent: AlertMessage[] = []
   const subscriptions = createAlertSubscriptionStore(db)
@@ -42,7 +45,7 @@ function setup(overrides: Partial<DeliverySettings> = {}) {
       ]),
       store: createDeliveryStore(db),
       subscriptions,
-      recipient: () => ({ phone: '+15055550100', email: 'm@example.org', active: true }),
+      recipient: () => recipient,
       send: async (m) => {
         sent.push(m)
       },
@@ -50,10 +53,10 @@ function setup(overrides: Partial<DeliverySettings> = {}) {
       timeZone: 'America/Denver',
       now: () => 0,
     })
-  const subscribe = (rules = ['rule-a']) =>
+  const subscribe = (rules = ['rule-a'], channel: 'sms' | 'email' | 'both' = 'sms') =>
     subscriptions.write(
       'm1',
-      { rules, severities: ['critical', 'warning'], channel: 'sms', quietHours: null },
+      { rules, severities: ['critical', 'warning'], channel, quietHours: null },
       { memberId: 'm1', ip: null },
       0,
     )
@@ -120,5 +123,21 @@ describe('DeliveryEngine', () => {
     ).toEqual(['acknowledged', 'cleared'])
     expect(count('delivery_jobs')).toBe(0)
     expect(count('alert_notices')).toBe(1) // y: its episode is still on
+  })
+
+  it('sends by SMS and e-mail (with a subject); a missing address is logged, the other still goes', async () => {
+    const { db, sent, engine, subscribe } = setup({}, { phone: null, email: 'm@example.org', active: true })
+    subscribe(['rule-a'], 'both')
+    const e = engine()
+    e.observe(evaluation(alert('x', 'critical')), 0)
+    await e.tick(0)
+    expect(sent.map((m) => [m.channel, m.to, m.kind])).toEqual([['email', 'm@example.org', 'alert']])
+    expect(sent[0]?.subject).toBe('Emberline Critical: Hazard x near Line 7')
+    expect(sent[0]?.text).toContain('Open the map at this alert: http://e/Alerts?alert=x&')
+    const log = createDeliveryStore(db).recentLog(10)
+    expect(log.find((l) => l.event === 'no_recipient')).toMatchObject({
+      channel: 'sms',
+      detail: 'no sms address',
+    })
   })
 })
