@@ -128,6 +128,7 @@ function tileOf(lon: number, lat: number, z: number): string {
 
 interface FeedInfoBody {
   polling: boolean
+  versions: Record<string, number>
   feeds: {
     id: string
     dataset: string
@@ -160,6 +161,8 @@ describe('live feeds end to end', () => {
     const tile = `/api/tiles/thermal_hot_spots/mvt/${tileOf(-106.75367, 35.0498, 9)}`
     const before = await get(tile)
     const version = store.info('thermal_hot_spots').version
+    const listed = (await get('/api/feeds')).json<FeedInfoBody>().versions
+    expect(listed).toMatchObject({ thermal_hot_spots: version, distribution_lines: 1 })
     const evaluated = evaluations.length
     const [r] = await app.feeds.pollOnce()
     expect(r?.ok).toBe(true)
@@ -171,7 +174,10 @@ describe('live feeds end to end', () => {
     expect(after.statusCode).toBe(200)
     expect(Number(after.headers['x-tile-features'])).toBeGreaterThan(0)
     expect(after.headers.etag).not.toBe(before.headers.etag)
-    const feeds = (await get('/api/feeds')).json<FeedInfoBody>().feeds
+    const listing = (await get('/api/feeds')).json<FeedInfoBody>()
+    // Open tables watch the versions: the feed's dataset moved, the others did not.
+    expect(listing.versions).toEqual({ ...listed, thermal_hot_spots: version + 1 })
+    const feeds = listing.feeds
     expect(feeds[0]).toMatchObject({
       state: 'ok',
       lastSuccessAt: new Date(NOW).toISOString(),

@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, newPage, signIn, startServer, type TestServer } from './support'
+import { openTable, tableSelectors } from './tables.driver'
 
 // A server in real-data mode (DEMO=off: nothing seeded) that `npm run feed` fills from the real
 // VIIRS sample; the sidebar shows each feed's source and age, amber when stale, red when failed.
@@ -90,4 +91,33 @@ describe('feed freshness in the sidebar', () => {
     expect(res.total).toBe(227)
     expect(res.records[0]).toMatchObject({ satellite: 'Suomi NPP', instrument: 'VIIRS' })
   })
+
+  it('an open table shows a row a feed run added, without reload or a click (its page kept)', async () => {
+    await openTable(page, 'VIIRS Thermal Hotspot', 'thermal_hot_spots')
+    const range = `${tableSelectors.panel} .emberline-range`
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.endsWith('of 227'), range)
+    await page.click(tableSelectors.next)
+    await page.click(tableSelectors.next)
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '201–227 of 227', range)
+    // One new detection an hour ago near Santa Fe, merged into the hotspots by a CLI run.
+    const t = new Date(Date.now() - 3_600_000)
+    const pad = (n: number) => String(n).padStart(2, '0')
+    const date = `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`
+    const time = `${pad(t.getUTCHours())}${pad(t.getUTCMinutes())}`
+    fs.writeFileSync(
+      path.join(work, 'one.csv'),
+      'latitude,longitude,bright_ti4,scan,track,acq_date,acq_time,satellite,confidence,version,bright_ti5,frp,daynight\n' +
+        `35.6871,-105.9378,330.5,0.4,0.4,${date},${time},N,high,2.0NRT,290.1,12.5,D\n`,
+    )
+    const added = feed(['firms-viirs', '--file', path.join(work, 'one.csv')])
+    expect(added.status, added.out).toBe(0)
+    expect(added.out).toContain('thermal_hot_spots now holds 228 features')
+    // The sidebar's once-a-minute GET /api/feeds sees the new version; the table refetches page 3.
+    await page.waitForFunction(
+      (sel) => document.querySelector(sel)?.textContent === '201–228 of 228',
+      range,
+      { timeout: 90_000 },
+    )
+    expect(await page.locator(tableSelectors.rows).count()).toBe(28)
+  }, 120_000)
 })

@@ -7,3 +7,5 @@ export type { LayerUiState, LayerAction, LayerStateSeed, ClickOverrideState } fr
 export { pspsSubLayerMachine } from './pspsSubLayerMachine'
 export type { SubLayerUpdate } from './pspsSubLayerMachine'
 export { LegendView } from './LegendView'
+export { subscribeFeedFreshness, feedFreshnessSnapshot } from './useFeedFreshness'
+export type { FeedFreshnessSnapshot } from './useFeedFreshness'

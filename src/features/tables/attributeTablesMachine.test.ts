@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createActor, fromPromise } from 'xstate'
+import { createActor, fromCallback, fromPromise } from 'xstate'
 import { attributeTablesMachine, type LoadRecordsInput } from './attributeTablesMachine'
 import type { TableDefinition } from './tableDefinitions'
 import type { TableRecord } from './fetchRecords'
@@ -32,6 +32,7 @@ function start() {
       loadRecords: fromPromise<void, LoadRecordsInput>(async ({ input }) => {
         requests.push(input)
       }),
+      watchDatasetVersions: fromCallback(() => undefined),
     },
     actions: { notifyLoadFailed: (_, params) => void failures.push(params) },
   })
@@ -294,7 +295,8 @@ describe('attributeTablesMachine with the real loader', () => {
     const actor = createActor(attributeTablesMachine, { input: { tables } }).start()
     actor.send({ type: 'table.open', tableId: 'a' })
     await vi.waitFor(() => expect(actor.getSnapshot().context.tables.a?.loading).toBe(false))
-    const [url, init] = fetchMock.mock.calls[0] ?? []
+    actor.stop()
+    const [url, init] = fetchMock.mock.calls.find(([u]) => String(u).startsWith('/api/data/')) ?? []
     expect(url).toBe('/api/data/a/records?limit=100&offset=0')
     const headers = new Headers(init?.headers)
     expect(headers.get('Content-Type')).toBe('application/json')
@@ -318,5 +320,85 @@ describe('attributeTablesMachine with the real loader', () => {
     actor.send({ type: 'table.open', tableId: 'a' })
     await vi.waitFor(() => expect(failures).toEqual(['400 bad filters']))
     expect(actor.getSnapshot().context.tables.a).toMatchObject({ loading: false, rows: [] })
+    actor.stop()
+  })
+})
+
+describe('attributeTablesMachine: open tables follow dataset versions', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllGlobals()
+  })
+
+  it('refetches an open table’s current page with its filters when the once-a-minute GET /api/feeds shows its dataset’s version moved', async () => {
+    vi.useFakeTimers()
+    let versions: Record<string, number> = { a: 1, b: 7, c: 3 }
+    const feedPolls: number[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url === '/api/feeds') feedPolls.push(Date.now())
+        return new Response(JSON.stringify({ feeds: [], versions }), { status: 200 })
+      }),
+    )
+    const requests: LoadRecordsInput[] = []
+    const machine = attributeTablesMachine.provide({
+      actors: {
+        loadRecords: fromPromise<void, LoadRecordsInput>(async ({ input }) => {
+          requests.push(input)
+        }),
+      },
+    })
+    const actor = createActor(machine, { input: { tables, itemsPerPage: 100, startPage: 1 } }).start()
+    const answer = (request: LoadRecordsInput | undefined, total: number) =>
+      request &&
+      actor.send({
+        type: 'records.loaded',
+        tableId: request.tableId,
+        requestId: request.requestId,
+        page: { records: rows(100), total },
+      })
+    actor.send({ type: 'table.open', tableId: 'b' })
+    answer(requests.at(-1), 10)
+    actor.send({ type: 'table.open', tableId: 'a' })
+    answer(requests.at(-1), 250)
+    actor.send({
+      type: 'filter.add',
+      filter: { columnType: 'number', field: 'acres', value: 5, operator: 'gte' },
+    })
+    answer(requests.at(-1), 250)
+    actor.send({ type: 'page.set', page: 2 })
+    answer(requests.at(-1), 250)
+    await vi.advanceTimersByTimeAsync(0) // the first poll's answer: the baseline
+    expect(feedPolls).toHaveLength(1)
+    const before = requests.length
+
+    await vi.advanceTimersByTimeAsync(60_000) // nothing changed: nothing refetched
+    expect(feedPolls).toHaveLength(2)
+    expect(requests).toHaveLength(before)
+
+    versions = { a: 2, b: 7, c: 4 } // a feed run or an import changed a (c is not open)
+    await vi.advanceTimersByTimeAsync(59_000)
+    expect(requests).toHaveLength(before)
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(feedPolls).toHaveLength(3)
+    expect(requests).toHaveLength(before + 1)
+    const refetch = requests.at(-1)
+    expect(refetch?.tableId).toBe('a')
+    const query = new URL(refetch?.url ?? '', 'http://x').searchParams
+    expect(query.get('offset')).toBe('100') // still page 2
+    expect(query.getAll('filters').map((f) => JSON.parse(f))).toEqual([
+      { field: 'acres', value: 5, type: 'gte' },
+    ])
+    expect(actor.getSnapshot().context.tables.a).toMatchObject({ page: 2, loading: true })
+    answer(refetch, 251)
+    expect(actor.getSnapshot().context.tables.a).toMatchObject({ page: 2, total: 251, loading: false })
+
+    // Panel hidden: the poll stops with it.
+    actor.send({ type: 'table.close', tableId: 'a' })
+    actor.send({ type: 'table.close', tableId: 'b' })
+    await vi.advanceTimersByTimeAsync(180_000)
+    expect(feedPolls).toHaveLength(3)
+    actor.stop()
   })
 })

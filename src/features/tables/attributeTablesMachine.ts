@@ -4,6 +4,7 @@ import { pageCount, pageOffset, recordsUrl } from './recordsRequest'
 import { tableDefinitions, tablePaging, type TableDefinition } from './tableDefinitions'
 import type { TableFilter } from './tableFilter'
 import { showTableError } from './tablesToaster'
+import { watchDatasetVersions, type DatasetVersionsEvent } from './watchDatasetVersions'
 
 /** What the panel knows about one table (spec §3 Attribute table). */
 export interface TableState {
@@ -30,6 +31,8 @@ export interface AttributeTablesContext {
   currentTableId: string | null
   filters: TableFilter[]
   sequence: number
+  /** Each dataset's version at the last answer of the version watch while shown ({} before it). */
+  datasetVersions: Readonly<Record<string, number>>
 }
 
 export type NewFilter = Omit<TableFilter, 'filterId' | 'tableId' | 'layerId'>
@@ -44,6 +47,7 @@ export type AttributeTablesEvent =
   | { type: 'reset' }
   | { type: 'records.loaded'; tableId: string; requestId: number; page: RecordsPage }
   | { type: 'records.failed'; tableId: string; requestId: number; message: string }
+  | DatasetVersionsEvent
 
 export interface AttributeTablesInput {
   tables?: readonly TableDefinition[]
@@ -83,6 +87,12 @@ function initialTables(
   return Object.fromEntries(Object.keys(definitions).map((id) => [id, emptyTable(id, page)]))
 }
 
+/** The records URL of a table's current page with its filters. */
+function pageUrl(context: AttributeTablesContext, definition: TableDefinition, table: TableState): string {
+  const offset = pageOffset(table.page, context.itemsPerPage)
+  return recordsUrl(definition, context.filters, context.itemsPerPage, offset)
+}
+
 function patchTable(context: AttributeTablesContext, id: string, patch: Partial<TableState>) {
   const table = context.tables[id]
   return table ? { ...context.tables, [id]: { ...table, ...patch } } : context.tables
@@ -95,6 +105,7 @@ export const attributeTablesMachine = setup({
     input: {} as AttributeTablesInput | undefined,
   },
   actors: {
+    watchDatasetVersions,
     loadRecords: fromPromise<void, LoadRecordsInput>(async ({ input, signal }) => {
       const { parent, tableId, requestId } = input
       try {
@@ -149,8 +160,7 @@ export const attributeTablesMachine = setup({
       const table = params.tableId ? context.tables[params.tableId] : undefined
       if (!definition || !table) return {}
       const requestId = context.sequence + 1
-      const offset = pageOffset(table.page, context.itemsPerPage)
-      const url = recordsUrl(definition, context.filters, context.itemsPerPage, offset)
+      const url = pageUrl(context, definition, table)
       spawn('loadRecords', { input: { parent: self, tableId: definition.id, requestId, url } })
       return { sequence: requestId, tables: patchTable(context, definition.id, { loading: true, requestId }) }
     }),
@@ -168,6 +178,31 @@ export const attributeTablesMachine = setup({
     notifyLoadFailed: (_, params: { tableName: string; message: string }) => {
       showTableError(`Could not load ${params.tableName}: ${params.message}`)
     },
+    forgetVersions: assign({ datasetVersions: {} }),
+    /**
+     * A feed run or an import changed a dataset: every open table over it refetches its current
+     * page with its filters (the first answer after the panel shows only sets the baseline).
+     */
+    refetchChangedTables: assign(({ context, spawn, self }, params: DatasetVersionsEvent) => {
+      const known = context.datasetVersions
+      const changed = context.openOrder.filter((id) => {
+        const dataset = context.definitions[id]?.dataset
+        const before = dataset === undefined ? undefined : known[dataset]
+        const now = dataset === undefined ? undefined : params.versions[dataset]
+        return before !== undefined && now !== undefined && now !== before
+      })
+      let { sequence, tables } = context
+      for (const tableId of changed) {
+        const definition = context.definitions[tableId]
+        const table = tables[tableId]
+        if (!definition || !table) continue
+        sequence += 1
+        const url = pageUrl(context, definition, table)
+        spawn('loadRecords', { input: { parent: self, tableId, requestId: sequence, url } })
+        tables = { ...tables, [tableId]: { ...table, loading: true, requestId: sequence } }
+      }
+      return { sequence, tables, datasetVersions: params.versions }
+    }),
     resetAll: assign(({ context }) => ({
       tables: initialTables(context.definitions, context.startPage),
       openOrder: [],
@@ -205,6 +240,7 @@ export const attributeTablesMachine = setup({
       currentTableId: null,
       filters: [],
       sequence: 0,
+      datasetVersions: {},
     }
   },
   initial: 'hidden',
@@ -242,7 +278,12 @@ export const attributeTablesMachine = setup({
       },
     },
     shown: {
+      entry: 'forgetVersions',
+      invoke: { src: 'watchDatasetVersions' },
       on: {
+        'datasets.versions': {
+          actions: { type: 'refetchChangedTables', params: ({ event }) => event },
+        },
         'table.open': {
           guard: { type: 'isKnownTable', params: ({ event }) => event },
           actions: [

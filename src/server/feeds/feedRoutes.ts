@@ -61,7 +61,8 @@ export interface FeedInfo {
  * GET /api/feeds (session required, as every route not declared public): every feed of
  * config/feeds.yaml by id, with its dataset, the layers showing it, and its freshness — last
  * attempt, last success, newest timestamp in the data, last error and the last run's counts
- * (rejections with their line or feature numbers).
+ * (rejections with their line or feature numbers) — and `versions`, every dataset's version, which
+ * open attribute tables watch to refetch their page when a feed run or an import changed it.
  */
 export async function feedRoutes(app: FastifyInstance): Promise<void> {
   const poller = app.feeds
@@ -104,7 +105,11 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
           summary: s?.summary ?? null,
         }
       })
-      return { polling: poller.enabled, now: new Date(now).toISOString(), feeds }
+      // Every dataset's version (a feed run or an import bumps it): open tables refetch when it moves.
+      const versions = Object.fromEntries(
+        app.store.catalog.datasets.map((d) => [d.id, app.store.info(d.id).version]),
+      )
+      return { polling: poller.enabled, now: new Date(now).toISOString(), feeds, versions }
     },
   )
 }
