@@ -3,18 +3,22 @@ import { useLeafletMap } from '../map/mapContext'
 import { parseBbox } from './parseBbox'
 import { zoomToBbox } from './zoomToBbox'
 
-/** The `bbox` column's action: fit the map to the feature and outline it. */
+/**
+ * The `bbox` column's action: fit the map to the feature and outline it. Disabled for a record
+ * without a location (`bbox: null`, e.g. a zone-only alert kept as a record).
+ */
 export function ZoomToButton({ value }: { value: unknown }) {
   const map = useLeafletMap()
   const bbox = parseBbox(value)
+  const label = bbox ? 'Zoom to feature' : 'No location: not on the map'
   return (
     <Button
       size="small"
       variant="minimal"
       icon="zoom-to-fit"
       tabIndex={-1}
-      aria-label="Zoom to feature"
-      title="Zoom to feature"
+      aria-label={label}
+      title={label}
       className="emberline-zoom-to"
       disabled={!map || !bbox}
       onClick={() => {

@@ -19,10 +19,17 @@ function combine(a: FeedRow, b: FeedRow): FeedRow {
   return { key: a.key, time, props, geometry, approximate }
 }
 
+function toFeature(r: FeedRow): FeatureInput {
+  return r.geometry === null
+    ? { geometry: null, properties: r.props, recordOnly: true }
+    : { geometry: r.geometry, properties: r.props }
+}
+
 /**
  * The features a dataset holds: the current rows of every feed writing it, in config order.
  * Feeds with the same key fields are joined on their keys (an incident and its perimeter share the
- * IRWIN id); rows without geometry stay out (they are counted, not drawn).
+ * IRWIN id). Rows without geometry (zone-only alerts without zone polygons) are kept as records:
+ * in the table, not on the map.
  */
 export function combineRows(
   dataset: DatasetDef,
@@ -31,10 +38,7 @@ export function combineRows(
   const filled = feeds.filter((f) => f.rows.length > 0)
   if (filled.length <= 1) {
     // One feed holds rows (the others have not run): its rows are the dataset.
-    const out: FeatureInput[] = []
-    for (const r of filled[0]?.rows ?? [])
-      if (r.geometry !== null) out.push({ geometry: r.geometry, properties: r.props })
-    return out
+    return (filled[0]?.rows ?? []).map(toFeature)
   }
   const groups = new Map<string, Map<string, FeedRow>>()
   const loose: FeedRow[] = []
@@ -53,5 +57,5 @@ export function combineRows(
     }
   }
   const all = [...[...groups.values()].flatMap((g) => [...g.values()]), ...loose]
-  return all.filter((r) => r.geometry !== null).map((r) => ({ geometry: r.geometry, properties: r.props }))
+  return all.map(toFeature)
 }

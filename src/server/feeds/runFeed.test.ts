@@ -170,13 +170,19 @@ describe('shipped feeds on the real samples', () => {
     const s = await run(store, 'nws-fire-weather', 'synthetic/nws_fire_weather_nm_SYNTHETIC.json', {
       now: '2024-07-18T20:00:00Z',
     })
-    expect(s).toMatchObject({ read: 3, filteredOut: 1, kept: 2, withoutGeometry: 1, stored: 1 })
-    expect(rows(store, 'red_flag_warnings')[0]).toMatchObject({
+    expect(s).toMatchObject({ read: 3, filteredOut: 1, kept: 2, withoutGeometry: 1, stored: 2 })
+    const [warning, watch] = rows(store, 'red_flag_warnings')
+    expect(warning).toMatchObject({
       event: 'Red Flag Warning',
       effective: '2024-07-18T18:47:00.000Z',
       expires: '2024-07-20T02:00:00.000Z',
       severity: 'Severe',
     })
+    expect(warning?.bbox).toHaveLength(4)
+    // The zone-only Fire Weather Watch is kept as a record: in the table, without a bbox.
+    expect(watch).toMatchObject({ event: 'Fire Weather Watch', bbox: null })
+    // The dataset's extent is the located warning's.
+    expect(store.info('red_flag_warnings').bbox).toEqual(warning?.bbox)
     const withZones: FeedsConfig = {
       ...feedsConfig,
       feeds: feedsConfig.feeds.map((f) =>
@@ -199,6 +205,7 @@ describe('shipped feeds on the real samples', () => {
       config: withZones,
     })
     expect(z).toMatchObject({ kept: 2, withoutGeometry: 0, stored: 2 })
+    expect(rows(store, 'red_flag_warnings').map((r) => r.bbox === null)).toEqual([false, false])
     // The real answer holds no fire-weather alert: an empty set replaces the warnings.
     const real = await run(store, 'nws-fire-weather', 'alerts_active_point_2024-07-18_phoenix_az.json', {
       now: '2024-07-18T20:00:00Z',

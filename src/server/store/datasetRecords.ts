@@ -203,7 +203,8 @@ export class DatasetRecords {
       const v = row[i + 5]
       rec[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
     })
-    rec.bbox = [row[1], row[2], row[3], row[4]].map((v) => round6(Number(v)))
+    // A record kept without geometry (zone-only alert) has no bbox: `null`.
+    rec.bbox = row[1] === null ? null : [row[1], row[2], row[3], row[4]].map((v) => round6(Number(v)))
     return rec
   }
 }

@@ -23,8 +23,10 @@ function sqlType(f: FieldDef): string {
 function createSql(d: DatasetDef, features = tableNames(d.id).features): string[] {
   const cols = d.fields.map((f) => `${fieldColumn(f.name)} ${sqlType(f)}`)
   return [
-    `CREATE TABLE IF NOT EXISTS ${features} (id INTEGER PRIMARY KEY, minx REAL NOT NULL, miny REAL NOT NULL,
-      maxx REAL NOT NULL, maxy REAL NOT NULL, size REAL NOT NULL, geom BLOB NOT NULL${cols.map((c) => ', ' + c).join('')})`,
+    // minx … size are NULL for a record kept without geometry (its geom holds no parts); a table
+    // created before that was allowed keeps NOT NULL until its next replace, which creates it anew.
+    `CREATE TABLE IF NOT EXISTS ${features} (id INTEGER PRIMARY KEY, minx REAL, miny REAL,
+      maxx REAL, maxy REAL, size REAL, geom BLOB NOT NULL${cols.map((c) => ', ' + c).join('')})`,
     `INSERT OR IGNORE INTO datasets (id) VALUES ('${d.id}')`,
   ]
 }

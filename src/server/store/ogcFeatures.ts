@@ -127,10 +127,12 @@ export class OgcFeatureReader {
     for (const row of rows) {
       if (i >= n) break
       ext.ids[i] = Number(row[0])
-      ext.minx[i] = Number(row[1])
-      ext.miny[i] = Number(row[2])
-      ext.maxx[i] = Number(row[3])
-      ext.maxy[i] = Number(row[4])
+      // A record without geometry gets an empty (inverted) box: no bbox query ever meets it.
+      const located = row[1] !== null
+      ext.minx[i] = located ? Number(row[1]) : Infinity
+      ext.miny[i] = located ? Number(row[2]) : Infinity
+      ext.maxx[i] = located ? Number(row[3]) : -Infinity
+      ext.maxy[i] = located ? Number(row[4]) : -Infinity
       if (ext.times) {
         const t = typeof row[5] === 'string' ? Date.parse(row[5]) : NaN
         ext.times[i] = t

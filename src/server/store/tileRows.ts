@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3'
 import type { DatasetDef } from './catalog'
 import { fieldColumn, tableNames } from './datasetTables'
 
-/** A dataset's rows as the tile index reads them: `[id, size, geom, ...fields]` in id order. */
+/** A dataset's rows with geometry as the tile index reads them: `[id, size, geom, ...fields]` in id order. */
 export interface TileRows {
   version: number
   count: number
@@ -29,8 +29,9 @@ export function tileRows(db: Database.Database, d: DatasetDef): TileRows {
       : null
   const count = Number(db.prepare(`SELECT count(*) FROM ${features}`).pluck().get())
   const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
+  // Records kept without geometry (NULL bbox) are not drawn; `count` stays every row (the stamp).
   const rows = db
-    .prepare(`SELECT id, size, geom${cols} FROM ${features} ORDER BY id`)
+    .prepare(`SELECT id, size, geom${cols} FROM ${features} WHERE minx IS NOT NULL ORDER BY id`)
     .raw()
     .iterate() as Iterable<unknown[]>
   return { version, count, bbox, rows }

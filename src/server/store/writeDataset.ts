@@ -19,6 +19,12 @@ export interface FeatureInput {
   geometry: Geometry | null | undefined
   properties: Record<string, unknown> | null | undefined
   line?: number
+  /**
+   * Keep it as a record when it has no geometry (a zone-only alert without zone polygons): in the
+   * records API with `bbox: null`, never in tiles, archives, alerts or a bbox query. Without it a
+   * missing geometry is an error.
+   */
+  recordOnly?: boolean
 }
 
 /** A feature that cannot be stored; `line` is the source line (1-based) when known. */
@@ -66,7 +72,7 @@ export interface ReplaceOptions {
 /** Rows per INSERT statement (14 columns for the peer's buildings: well under SQLite's 32,766 variables). */
 const BATCH = 64
 
-/** A feature checked and encoded for storage: field values in dataset field order + geometry. */
+/** A feature checked and encoded for storage: field values in dataset field order + geometry (NaN bbox, no parts: a record only). */
 export interface EncodedRow {
   values: (string | number | null)[]
   minx: number
@@ -77,11 +83,16 @@ export interface EncodedRow {
   blob: Uint8Array
 }
 
+/** The geometry blob of a record kept without geometry: zero parts. */
+const NO_PARTS: Uint8Array = encodeGeometry([], 'point').blob
+
 /** Checks and encodes one feature; the error names the source line. */
 export function encodeFeature(d: DatasetDef, feature: FeatureInput): EncodedRow {
   try {
     const props = feature.properties ?? {}
     const values = d.fields.map((f) => coerce(f, props[f.name]))
+    if (feature.recordOnly && (feature.geometry === null || feature.geometry === undefined))
+      return { values, minx: NaN, miny: NaN, maxx: NaN, maxy: NaN, size: NaN, blob: NO_PARTS }
     const g = encodeGeometry(toParts(feature.geometry, d.geometry), d.geometry)
     return { values, minx: g.minx, miny: g.miny, maxx: g.maxx, maxy: g.maxy, size: g.size, blob: g.blob }
   } catch (e) {
@@ -189,21 +200,28 @@ function fillTable(
   for (const g of rows) {
     const values = g.values
     const n = ++filled.n
-    pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
+    const located = !Number.isNaN(g.minx)
+    if (located) pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
+    else pending.push(n, null, null, null, null, null, g.blob)
     for (const v of values) pending.push(v)
     if (pending.length === width * BATCH) {
       insertMany.run(pending)
       pending.length = 0
     }
-    if (g.minx < (box[0] as number)) box[0] = g.minx
-    if (g.miny < (box[1] as number)) box[1] = g.miny
-    if (g.maxx > (box[2] as number)) box[2] = g.maxx
-    if (g.maxy > (box[3] as number)) box[3] = g.maxy
+    // A record only (no geometry) is in the column index (records API), not in the bbox or the cells.
+    if (located) {
+      if (g.minx < (box[0] as number)) box[0] = g.minx
+      if (g.miny < (box[1] as number)) box[1] = g.miny
+      if (g.maxx > (box[2] as number)) box[2] = g.maxx
+      if (g.maxy > (box[3] as number)) box[3] = g.maxy
+    }
     if (!precomputed) {
       for (let j = 0; j < indexAt.length; j++) picked[j] = values[indexAt[j] as number]
       index.add(n, picked)
-      centerX.push(mercX((g.minx + g.maxx) / 2))
-      centerY.push(mercY((g.miny + g.maxy) / 2))
+      if (located) {
+        centerX.push(mercX((g.minx + g.maxx) / 2))
+        centerY.push(mercY((g.miny + g.maxy) / 2))
+      }
     }
     if (onProgress && n % 10000 === 0) onProgress(n)
     if (commit && n % COMMIT_EVERY === 0 && pending.length === 0) commit()
@@ -217,6 +235,7 @@ function finish(db: Database.Database, d: DatasetDef, filled: Filled, options: R
   const { aggZooms, onProgress, precomputed } = options
   const indexFields = options.indexFields ?? []
   const { n, box } = filled
+  const located = Number.isFinite(box[0]) // some row has a geometry
   const extras = precomputed
     ? precomputed()
     : { cells: countCells(filled.centerX, filled.centerY, aggZooms), index: filled.index.build() }
@@ -230,10 +249,10 @@ function finish(db: Database.Database, d: DatasetDef, filled: Filled, options: R
   ).run(
     version,
     n,
-    n ? box[0] : null,
-    n ? box[1] : null,
-    n ? box[2] : null,
-    n ? box[3] : null,
+    located ? box[0] : null,
+    located ? box[1] : null,
+    located ? box[2] : null,
+    located ? box[3] : null,
     aggZooms.join(','),
     new Date().toISOString(),
     d.id,
@@ -249,7 +268,10 @@ export function rebuildCells(db: Database.Database, d: DatasetDef, aggZooms: rea
   db.transaction(() => {
     const centerX: number[] = []
     const centerY: number[] = []
-    for (const row of db.prepare(`SELECT minx, miny, maxx, maxy FROM ${table}`).raw().iterate()) {
+    for (const row of db
+      .prepare(`SELECT minx, miny, maxx, maxy FROM ${table} WHERE minx IS NOT NULL`)
+      .raw()
+      .iterate()) {
       const [minx, miny, maxx, maxy] = row as number[]
       centerX.push(mercX(((minx as number) + (maxx as number)) / 2))
       centerY.push(mercY(((miny as number) + (maxy as number)) / 2))
