@@ -3,6 +3,7 @@ import { feedsConfig } from '../../generated/config'
 import type { FeedDefinition, FeedsConfig } from '../../generated/types'
 import { FeedStore } from '../store/feedStore'
 import { tileIndexesOf } from '../tiles/tileIndexes'
+import { importFeedInWorker } from './importFeedInWorker'
 import { runFeed, type RunResult } from './runFeed'
 
 export interface FeedPollerOptions {
@@ -105,6 +106,8 @@ export class FeedPoller {
       conditional,
       env: this.options.env,
       sleep: this.options.sleep,
+      // Parse, map and write off the event loop: sign-in never waits for a feed import.
+      importer: importFeedInWorker,
     })
     if (result.ok) this.app.log.info({ ...result.summary, rejections: undefined }, 'feed run')
     else

@@ -5,6 +5,7 @@ import { downloadFeed } from './downloadFeed'
 import { fillPlaceholders, filterBox } from './feedSource'
 import type { RunSummary } from './feedTypes'
 import { FeedRunError, importFeed, type ImportContext } from './importFeed'
+import type { importFeedInWorker } from './importFeedInWorker'
 
 export interface RunOptions {
   /** Read this file instead of the configured source (`--file`). */
@@ -15,6 +16,8 @@ export interface RunOptions {
   /** Send the validators of the last good download (the poller does; a manual run does not). */
   conditional?: boolean
   sleep?: (ms: number) => Promise<void>
+  /** How the body is imported: in this thread (default: the CLI) or in a worker (the server's poller). */
+  importer?: typeof importFeed | typeof importFeedInWorker
 }
 
 export type RunResult =
@@ -76,7 +79,7 @@ export async function runFeed(
       text = got.text
       validators = { etag: got.etag, lastModified: got.lastModified }
     }
-    const summary = importFeed(ctx, feed, text, { source, ...validators })
+    const summary = await (opts.importer ?? importFeed)(ctx, feed, text, { source, ...validators })
     return { ok: true, changed: true, summary }
   } catch (e) {
     const error = e instanceof Error ? e.message : String(e)

@@ -93,9 +93,14 @@ export class SqliteStore implements Store {
       indexFields: [...filterableFields(this.catalog, id).values()],
       onProgress,
     })
+    this.datasetReplaced(id)
+    return n
+  }
+
+  /** Forgets what is cached about a dataset replaced through another connection (a feed import worker). */
+  datasetReplaced(id: string): void {
     this.infoCache.clear()
     this.reader.invalidate(id)
-    return n
   }
 
   private get reader(): DatasetRecords {

@@ -1,0 +1,19 @@
+import type { FeedDefinition, FeedsConfig } from '../../generated/types'
+import type { Catalog } from '../store/catalog'
+import type { RunSummary } from './feedTypes'
+
+/** What the feed import worker gets: the store file, the run's settings and the downloaded body. */
+export interface FeedImportJob {
+  file: string
+  catalog: Catalog
+  config: FeedsConfig
+  feed: FeedDefinition
+  now: number
+  bbox?: readonly number[]
+  text: string
+  meta: { source: string; etag: string | null; lastModified: string | null }
+}
+
+/** Its one answer. */
+export type FeedImportAnswer =
+  { ok: true; summary: RunSummary } | { ok: false; message: string; summary: RunSummary | null }
