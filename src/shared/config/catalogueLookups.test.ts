@@ -34,9 +34,10 @@ describe('catalogue lookups', () => {
     expect(getTable('')).toBeUndefined()
   })
 
-  it('lists the 17 default layers without Wind Vectors and Population Density', () => {
+  it('lists the 17 default layers of the spec and Observed Smoke, without Wind Vectors and Population Density', () => {
     const ids = defaultListLayers().map((l) => l.id)
-    expect(ids).toHaveLength(17)
+    expect(ids).toHaveLength(18)
+    expect(ids).toContain('observed_smoke')
     expect(ids).not.toContain('wind_vectors')
     expect(ids).not.toContain('population_density')
   })
