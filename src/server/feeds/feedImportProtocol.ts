@@ -4,6 +4,8 @@ import type { RunSummary } from './feedTypes'
 
 /** What the feed import worker gets: the store file, the run's settings and the downloaded body. */
 export interface FeedImportJob {
+  /** Matches the answer to its job. */
+  id: number
   file: string
   catalog: Catalog
   config: FeedsConfig
@@ -14,6 +16,7 @@ export interface FeedImportJob {
   meta: { source: string; etag: string | null; lastModified: string | null }
 }
 
-/** Its one answer. */
+/** The answer to one job. */
 export type FeedImportAnswer =
-  { ok: true; summary: RunSummary } | { ok: false; message: string; summary: RunSummary | null }
+  | { id: number; ok: true; summary: RunSummary }
+  | { id: number; ok: false; message: string; summary: RunSummary | null }

@@ -1,33 +1,36 @@
-// Worker thread of `importFeedInWorker`: parses, maps and imports one feed body through its own
+// Worker thread of `importFeedInWorker`: parses, maps and imports feed bodies through its own
 // connection to the store file (staged replace, the feed's rows and freshness), off the server's
-// event loop; posts the run's summary or its error.
-import { parentPort, workerData } from 'node:worker_threads'
+// event loop; answers each job with the run's summary or its error. It stays up between runs
+// (starting it under tsx costs more than a small feed's import).
+import { parentPort } from 'node:worker_threads'
 import Database from 'better-sqlite3'
 import { SqliteStore } from '../store/sqliteStore'
 import { FeedRunError, importFeed } from './importFeed'
-import type { FeedImportJob, FeedImportAnswer } from './feedImportProtocol'
+import type { FeedImportAnswer, FeedImportJob } from './feedImportProtocol'
 
-const job = workerData as FeedImportJob
-const db = new Database(job.file, { fileMustExist: true })
-let answer: FeedImportAnswer
-try {
-  db.pragma('busy_timeout = 5000')
-  db.pragma('synchronous = NORMAL')
-  const store = new SqliteStore(db, job.catalog)
-  const summary = importFeed(
-    { store, config: job.config, now: job.now, bbox: job.bbox },
-    job.feed,
-    job.text,
-    job.meta,
-  )
-  answer = { ok: true, summary }
-} catch (e) {
-  answer = {
-    ok: false,
-    message: e instanceof Error ? e.message : String(e),
-    summary: e instanceof FeedRunError ? e.summary : null,
+function run(job: FeedImportJob): FeedImportAnswer {
+  const db = new Database(job.file, { fileMustExist: true })
+  try {
+    db.pragma('busy_timeout = 5000')
+    db.pragma('synchronous = NORMAL')
+    const store = new SqliteStore(db, job.catalog)
+    const summary = importFeed(
+      { store, config: job.config, now: job.now, bbox: job.bbox },
+      job.feed,
+      job.text,
+      job.meta,
+    )
+    return { id: job.id, ok: true, summary }
+  } catch (e) {
+    return {
+      id: job.id,
+      ok: false,
+      message: e instanceof Error ? e.message : String(e),
+      summary: e instanceof FeedRunError ? e.summary : null,
+    }
+  } finally {
+    db.close()
   }
-} finally {
-  db.close()
 }
-parentPort?.postMessage(answer)
+
+parentPort?.on('message', (job: FeedImportJob) => parentPort?.postMessage(run(job)))

@@ -1,8 +1,39 @@
+import type { Worker } from 'node:worker_threads'
 import type { FeedDefinition } from '../../generated/types'
 import { startWorker } from '../tiles/startWorker'
 import type { FeedImportAnswer, FeedImportJob } from './feedImportProtocol'
 import type { RunSummary } from './feedTypes'
 import { FeedRunError, importFeed, type ImportContext } from './importFeed'
+
+type Pending = Map<number, (answer: FeedImportAnswer | Error) => void>
+
+/** The feed import worker, started on first use and kept (unref'd) for the next runs. */
+let current: { worker: Worker; pending: Pending } | null = null
+let nextId = 1
+
+function importWorker(): { worker: Worker; pending: Pending } {
+  if (current) return current
+  // The worker sits one folder over: startWorker resolves the module relative to src/server/tiles.
+  const worker = startWorker('../feeds/feedImportWorker', null)
+  const pending: Pending = new Map()
+  const own = { worker, pending }
+  const fail = (error: Error) => {
+    if (current === own) current = null
+    for (const settle of pending.values()) settle(error)
+    pending.clear()
+  }
+  worker.on('message', (answer: FeedImportAnswer) => {
+    const settle = pending.get(answer.id)
+    pending.delete(answer.id)
+    settle?.(answer)
+    if (pending.size === 0) worker.unref()
+  })
+  worker.on('error', fail)
+  worker.on('exit', (code) => fail(new Error(`feed import worker exited (${code})`)))
+  worker.unref()
+  current = own
+  return own
+}
 
 /**
  * `importFeed` in a worker thread (feedImportWorker.ts) with its own connection to the store file:
@@ -19,6 +50,7 @@ export async function importFeedInWorker(
   const file = ctx.store.location
   if (file === null) return importFeed(ctx, feed, text, meta)
   const job: FeedImportJob = {
+    id: nextId++,
     file,
     catalog: ctx.store.catalog,
     config: ctx.config,
@@ -28,21 +60,18 @@ export async function importFeedInWorker(
     text,
     meta,
   }
-  // The worker sits one folder over: startWorker resolves the module relative to src/server/tiles.
-  const worker = startWorker('../feeds/feedImportWorker', job)
+  const { worker, pending } = importWorker()
   try {
-    const answer = await new Promise<FeedImportAnswer>((resolve, reject) => {
-      worker.once('message', (m: FeedImportAnswer) => resolve(m))
-      worker.once('error', reject)
-      worker.once('exit', (code) =>
-        reject(new Error(`feed import worker exited (${code}) without an answer`)),
-      )
+    const answer = await new Promise<FeedImportAnswer | Error>((resolve) => {
+      pending.set(job.id, resolve)
+      worker.ref() // a run in progress keeps the process up
+      worker.postMessage(job)
     })
+    if (answer instanceof Error) throw new FeedRunError(answer.message, null)
     if (!answer.ok) throw new FeedRunError(answer.message, answer.summary)
     return answer.summary
   } finally {
     // The worker wrote through its own connection: drop this connection's cached answers.
     ctx.store.datasetReplaced(feed.dataset)
-    await worker.terminate()
   }
 }
