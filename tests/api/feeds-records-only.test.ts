@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { feedsConfig } from '../../src/generated/config'
@@ -149,5 +151,33 @@ describe('zone-only alerts kept as records', () => {
       geometry: null,
       properties: { event: 'Fire Weather Watch' },
     })
+  })
+
+  it('exports: GeoJSON gives the watch geometry null; a GeoPackage holds it with a NULL geometry and a finite extent', async () => {
+    const geojson = await get('/api/export/red_flag_warnings?format=geojson')
+    expect(geojson.statusCode).toBe(200)
+    const fc = JSON.parse(geojson.body) as {
+      features: { geometry: unknown; properties: { event: string } }[]
+    }
+    expect(fc.features.map((f) => [f.properties.event, f.geometry === null])).toEqual([
+      ['Red Flag Warning', false],
+      ['Fire Weather Watch', true],
+    ])
+    const gpkg = await get('/api/export/red_flag_warnings?format=gpkg')
+    expect(gpkg.statusCode).toBe(200)
+    const file = path.join(dataDir, 'rfw.gpkg')
+    fs.writeFileSync(file, gpkg.rawPayload)
+    const run = promisify(execFile)
+    const { stdout: info } = await run('ogrinfo', ['-ro', '-so', file, 'red_flag_warnings'])
+    expect(info).toMatch(/Feature Count: 2/)
+    // The warning's polygon alone: -106.9..-106.3, 34.9..35.4 (an empty geometry once gave ±inf).
+    const extent = /Extent: \(([-\d.]+), ([-\d.]+)\) - \(([-\d.]+), ([-\d.]+)\)/.exec(info)
+    expect(extent?.slice(1).map(Number)).toEqual([-106.9, 34.9, -106.3, 35.4])
+    const { stdout, stderr } = await run('/usr/bin/python3', [
+      '-m',
+      'osgeo_utils.samples.validate_gpkg',
+      file,
+    ])
+    expect(`${stdout}${stderr}`.trim()).toBe('')
   })
 })

@@ -100,7 +100,14 @@ export function writeGeoPackage(
     const ext = [Infinity, Infinity, -Infinity, -Infinity]
     const write = db.transaction((rows: readonly OgcFeatureRow[]) => {
       for (const row of rows) {
-        const g = geoPackageGeometry(decodeParts(row.geom), layer.kind, 4326)
+        const parts = row.geom.byteLength > 0 ? decodeParts(row.geom) : []
+        if (parts.length === 0) {
+          // A record kept without geometry (a zone-only alert): a NULL geometry, outside the extent.
+          insert.run(row.id, null, ...layer.fields.map((f) => row.properties[f.name] ?? null))
+          count++
+          continue
+        }
+        const g = geoPackageGeometry(parts, layer.kind, 4326)
         if (g.multi) anyMulti = true
         else anySingle = true
         ext[0] = Math.min(ext[0] as number, g.envelope[0])
@@ -119,7 +126,7 @@ export function writeGeoPackage(
       `CREATE TABLE ${table} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, ${quote(geomColumn)} ${typeName}${columns.map((c) => ', ' + c).join('')})`,
     )
     db.exec(`INSERT INTO ${table} (${names}) SELECT ${names} FROM staging ORDER BY fid; DROP TABLE staging`)
-    const bounded = count > 0
+    const bounded = Number.isFinite(ext[0])
     db.prepare(
       'INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ).run(
