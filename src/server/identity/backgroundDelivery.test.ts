@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
 import { migrate } from '../store/migrate'
 import { createBundledVerifier } from './bundledVerifier'
-import { createIdentityContext } from './context'
+import { createIdentityContext, type IdentityContext } from './context'
 import type { Delivery, EmailMessage } from './delivery'
 import { identityPlugin } from './identityPlugin'
 import { createMember } from './memberAdmin'
@@ -54,6 +54,16 @@ async function setUp(delivery: Delivery) {
   return { db, ctx }
 }
 
+/** A Fastify app with only the identity plugin over `ctx`. */
+async function identityApp(ctx: IdentityContext) {
+  const app = Fastify({ logger: false })
+  await app.register(identityPlugin, {
+    identity: { ctx, verifier: createBundledVerifier(ctx), mode: 'bundled' },
+  })
+  await app.ready()
+  return app
+}
+
 const request = {
   organizationId: identitySettings.organizationId,
   email: 'ops@emberline.test',
@@ -66,11 +76,7 @@ describe('background e-mail delivery', () => {
   it('is waited for when the app closes, so its audit line is written before the store closes', async () => {
     const { delivery, held } = heldDelivery()
     const { db, ctx } = await setUp(delivery)
-    const app = Fastify({ logger: false })
-    await app.register(identityPlugin, {
-      identity: { ctx, verifier: createBundledVerifier(ctx), mode: 'bundled' },
-    })
-    await app.ready()
+    const app = await identityApp(ctx)
     await resetStart(ctx, request, 'http://127.0.0.1:8080', '127.0.0.1')
     expect(held).toHaveLength(1)
     const closing = app.close()
@@ -83,11 +89,7 @@ describe('background e-mail delivery', () => {
   it('holds a shutdown at most 2 s when the gateway never answers', async () => {
     const { delivery } = heldDelivery()
     const { db, ctx } = await setUp(delivery)
-    const app = Fastify({ logger: false })
-    await app.register(identityPlugin, {
-      identity: { ctx, verifier: createBundledVerifier(ctx), mode: 'bundled' },
-    })
-    await app.ready()
+    const app = await identityApp(ctx)
     await resetStart(ctx, request, 'http://127.0.0.1:8080', '127.0.0.1')
     const started = Date.now()
     await app.close()
