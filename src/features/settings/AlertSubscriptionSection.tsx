@@ -120,32 +120,22 @@ function SubscriptionForm({ initial }: { initial: SubscriptionState }) {
       />
       {draft.quietHours ? (
         <div className="emberline-settings-quiet">
-          <label>
-            From{' '}
-            <input
-              className="bp6-input"
-              type="time"
-              aria-label="Quiet hours from"
-              value={draft.quietHours.start}
-              onChange={(e) =>
-                draft.quietHours &&
-                edit({ ...draft, quietHours: { ...draft.quietHours, start: e.currentTarget.value } })
-              }
-            />
-          </label>
-          <label>
-            to{' '}
-            <input
-              className="bp6-input"
-              type="time"
-              aria-label="Quiet hours to"
-              value={draft.quietHours.end}
-              onChange={(e) =>
-                draft.quietHours &&
-                edit({ ...draft, quietHours: { ...draft.quietHours, end: e.currentTarget.value } })
-              }
-            />
-          </label>
+          <QuietHourInput
+            prefix="From"
+            label="Quiet hours from"
+            value={draft.quietHours.start}
+            onChange={(start) =>
+              draft.quietHours && edit({ ...draft, quietHours: { ...draft.quietHours, start } })
+            }
+          />
+          <QuietHourInput
+            prefix="to"
+            label="Quiet hours to"
+            value={draft.quietHours.end}
+            onChange={(end) =>
+              draft.quietHours && edit({ ...draft, quietHours: { ...draft.quietHours, end } })
+            }
+          />
           {options.timeZone ? <span className="bp6-text-muted"> ({options.timeZone})</span> : null}
         </div>
       ) : null}
@@ -160,5 +150,26 @@ function SubscriptionForm({ initial }: { initial: SubscriptionState }) {
         </Callout>
       ) : null}
     </form>
+  )
+}
+
+/** One end of the quiet hours: a labelled time input (HH:MM in the delivery time zone). */
+function QuietHourInput(props: {
+  prefix: string
+  label: string
+  value: string
+  onChange(value: string): void
+}) {
+  return (
+    <label>
+      {props.prefix}{' '}
+      <input
+        className="bp6-input"
+        type="time"
+        aria-label={props.label}
+        value={props.value}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+      />
+    </label>
   )
 }

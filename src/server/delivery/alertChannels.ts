@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises'
 import path from 'node:path'
+import { postWebhook } from '../postWebhook'
 
 export type AlertChannel = 'sms' | 'email'
 export type MessageKind = 'alert' | 'digest' | 'reminder'
@@ -57,7 +58,15 @@ export function createAlertChannels(opts: AlertChannelsOptions): SendAlertMessag
       link: message.link,
     }
     const gateway = opts.env[GATEWAY_ENV[message.channel]]
-    if (gateway) return postJson(gateway, line, opts.timeoutMs ?? 10_000)
+    if (gateway) {
+      const sent = await postWebhook(gateway, line, opts.timeoutMs ?? 10_000)
+      if (sent.ok) return
+      throw new Error(
+        sent.status === null
+          ? 'the message gateway could not be reached'
+          : `the message gateway answered ${sent.status}`,
+      )
+    }
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 })
       await appendFile(path.join(dir, `${message.channel}.jsonl`), `${JSON.stringify(line)}\n`, {
@@ -68,20 +77,4 @@ export function createAlertChannels(opts: AlertChannelsOptions): SendAlertMessag
     }
     print(`[outbox] ${message.channel} ${message.kind} to ${message.to}: ${message.text}`)
   }
-}
-
-async function postJson(url: string, body: unknown, timeoutMs: number): Promise<void> {
-  let response: Response
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-  } catch {
-    throw new Error('the message gateway could not be reached')
-  }
-  await response.body?.cancel()
-  if (!response.ok) throw new Error(`the message gateway answered ${response.status}`)
 }

@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { StytchError } from './errors'
+import { postWebhook } from '../postWebhook'
 
 export interface SmsMessage {
   to: string
@@ -32,22 +33,6 @@ export interface DeliveryOptions {
   now?: () => number
 }
 
-async function postJson(url: string, body: unknown): Promise<void> {
-  let response: Response
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    })
-  } catch {
-    throw new StytchError(502, 'delivery_failed', 'The message gateway could not be reached.')
-  }
-  if (!response.ok)
-    throw new StytchError(502, 'delivery_failed', `The message gateway answered ${response.status}.`)
-}
-
 /**
  * The outbox: one JSON line per message under `<dataDir>/outbox/<channel>.jsonl`, also
  * printed on the console, unless a gateway URL is configured for the channel, in which
@@ -60,7 +45,17 @@ export function createDelivery(opts: DeliveryOptions): Delivery {
 
   async function send(channel: 'sms' | 'email', record: Record<string, string>, gateway: string | undefined) {
     const line = { at: new Date(now()).toISOString(), channel, ...record }
-    if (gateway) return postJson(gateway, line)
+    if (gateway) {
+      const sent = await postWebhook(gateway, line, 10_000)
+      if (sent.ok) return
+      throw new StytchError(
+        502,
+        'delivery_failed',
+        sent.status === null
+          ? 'The message gateway could not be reached.'
+          : `The message gateway answered ${sent.status}.`,
+      )
+    }
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 })
       await appendFile(path.join(dir, `${channel}.jsonl`), `${JSON.stringify(line)}\n`, { mode: 0o600 })
