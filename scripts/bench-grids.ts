@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { buildApp } from '../src/server/app'
 import { gridCatalog } from '../src/server/grids/gridCatalog'
-import { seedGrids } from '../src/server/grids/seedGrids'
+import { seedGrids } from '../src/demo/grids/seedGrids'
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name)

@@ -5,7 +5,7 @@
 import path from 'node:path'
 import { feedsConfig } from '../src/generated/config'
 import type { FeedsConfig } from '../src/generated/types'
-import { progressBar } from '../src/server/demo/progressBar'
+import { progressBar } from '../src/server/progressBar'
 import { formatSummary } from '../src/server/feeds/formatSummary'
 import { runFeed } from '../src/server/feeds/runFeed'
 import { catalogFrom, defaultCatalog, type Catalog } from '../src/server/store/catalog'

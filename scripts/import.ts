@@ -3,7 +3,7 @@
 // A worker thread reads, parses and encodes the file while this thread inserts (--inline: one thread).
 import fs from 'node:fs'
 import path from 'node:path'
-import { progressBar } from '../src/server/demo/progressBar'
+import { progressBar } from '../src/server/progressBar'
 import { defaultCatalog, filterableFields, type DatasetDef } from '../src/server/store/catalog'
 import { encodedRowsInWorker } from '../src/server/store/encodedRowsInWorker'
 import { loadCatalog } from '../src/server/store/loadCatalog'

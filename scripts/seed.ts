@@ -1,9 +1,9 @@
 // npm run seed [-- --buildings N | --scale K] [--seed S] [--data-dir DIR]
 // (Re)fills the store with the deterministic New Mexico demo data, in one transaction.
 import path from 'node:path'
-import { progressBar } from '../src/server/demo/progressBar'
-import { DEFAULT_BUILDINGS, DEFAULT_SEED } from '../src/server/demo/generateDemo'
-import { seedDemo } from '../src/server/demo/seedDemo'
+import { progressBar } from '../src/server/progressBar'
+import { DEFAULT_BUILDINGS, DEFAULT_SEED } from '../src/demo/generateDemo'
+import { seedDemo } from '../src/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
 import { openStore } from '../src/server/store/sqliteStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'

@@ -1,4 +1,4 @@
-import { createRng } from '../../src/server/demo/prng'
+import { createRng } from '../../src/demo/prng'
 
 export interface BenchTile {
   z: number

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { currentWindowHour } from '../../src/server/grids/forecastWindow'
 import { gridCatalog, windowSettings } from '../../src/server/grids/gridCatalog'
-import { seedGrids } from '../../src/server/grids/seedGrids'
+import { seedGrids } from '../../src/demo/grids/seedGrids'
 import { GridStore } from '../../src/server/store/gridStore'
 import { parseHexColor } from '../../src/shared/colorRamp'
 

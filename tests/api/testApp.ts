@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/server/app'
 import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
-import { seedDemo } from '../../src/server/demo/seedDemo'
+import { seedDemo } from '../../src/demo/seedDemo'
 import { defaultCatalog, type Catalog } from '../../src/server/store/catalog'
 import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
 

@@ -1,4 +1,4 @@
-import { emptyRaster, fillRaster, type GridRaster } from '../gridRaster'
+import { emptyRaster, fillRaster, type GridRaster } from '../../../server/grids/gridRaster'
 import { fbm } from './noise'
 
 /** One forecast hour of the near-surface weather fields (mph, %, u/v towards east/north in mph). */

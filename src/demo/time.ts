@@ -1,4 +1,4 @@
-import { zonedInstant } from '../../shared/time/zonedInstant'
+import { zonedInstant } from '../shared/time/zonedInstant'
 
 export { zonedInstant }
 

@@ -1,4 +1,4 @@
-import type { SqliteStore } from '../store/sqliteStore'
+import type { SqliteStore } from '../server/store/sqliteStore'
 import { DEFAULT_BUILDINGS, DEFAULT_SEED, generateDemo, type DemoOptions } from './generateDemo'
 import { seedSteps, type SeedContext, type SeedStep } from './seedSteps'
 

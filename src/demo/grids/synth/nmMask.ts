@@ -2,7 +2,7 @@ import type { Feature, MultiPolygon, Polygon } from 'geojson'
 import { createRequire } from 'node:module'
 import { feature } from 'topojson-client'
 import type { GeometryCollection, Topology } from 'topojson-specification'
-import { cellLat, cellLon, type GridShape } from '../gridRaster'
+import { cellLat, cellLon, type GridShape } from '../../../server/grids/gridRaster'
 
 const NEW_MEXICO_FIPS = '35'
 

@@ -1,4 +1,4 @@
-import type { FeatureInput } from '../store/Store'
+import type { FeatureInput } from '../server/store/Store'
 import { wpiAdjective, type Feeder } from './assets'
 import type { DemoContext } from './context'
 import { round } from './prng'

@@ -1,5 +1,5 @@
-import { seedGrids } from '../grids/seedGrids'
-import type { SqliteStore } from '../store/sqliteStore'
+import { seedGrids } from './grids/seedGrids'
+import type { SqliteStore } from '../server/store/sqliteStore'
 import type { DemoData } from './generateDemo'
 
 /** What a seed step gets: the open store, the generated demo data and a progress reporter. */
@@ -17,7 +17,7 @@ export interface SeedStep {
 
 /**
  * Extra seed steps run after the feature datasets and series (e.g. the gridded fields).
- * Add yours here: `import { seedGrids } from '../grids/seedGrids'` and list it.
+ * Add yours here: `import { seedGrids } from './grids/seedGrids'` and list it.
  */
 export const seedSteps: SeedStep[] = [
   {

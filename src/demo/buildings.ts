@@ -1,4 +1,4 @@
-import type { FeatureInput } from '../store/Store'
+import type { FeatureInput } from '../server/store/Store'
 import { placesByPopulation, type DemoContext } from './context'
 import { offset, type Place } from './geography'
 import { round } from './prng'

@@ -1,5 +1,5 @@
 import type { ClassLike } from '../../../shared/colorRamp'
-import { emptyRaster, fillRaster, type GridRaster } from '../gridRaster'
+import { emptyRaster, fillRaster, type GridRaster } from '../../../server/grids/gridRaster'
 import { fbm } from './noise'
 import { distanceToLine, riverDistance } from './terrain'
 

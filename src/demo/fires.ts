@@ -1,4 +1,4 @@
-import type { FeatureInput } from '../store/Store'
+import type { FeatureInput } from '../server/store/Store'
 import type { DemoContext } from './context'
 import { offset } from './geography'
 import { round, type Rng } from './prng'

@@ -30,7 +30,7 @@ export interface Geography {
 
 const NM_FIPS = '35'
 const require = createRequire(import.meta.url)
-export const PLACES_CSV = path.resolve(import.meta.dirname, '../../../tests/fixtures/nm-places.csv')
+export const PLACES_CSV = path.resolve(import.meta.dirname, '../../tests/fixtures/nm-places.csv')
 
 export function readPlaces(file = PLACES_CSV): Place[] {
   const [header, ...lines] = fs.readFileSync(file, 'utf8').trim().split(/\r?\n/)

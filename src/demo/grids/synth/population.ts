@@ -1,4 +1,4 @@
-import { emptyRaster, fillRaster, type GridRaster } from '../gridRaster'
+import { emptyRaster, fillRaster, type GridRaster } from '../../../server/grids/gridRaster'
 import { fbm } from './noise'
 
 export interface Place {

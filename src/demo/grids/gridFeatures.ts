@@ -1,8 +1,8 @@
 import type { Feature, Point, Polygon } from 'geojson'
-import { cellLat, cellLon, type GridRaster } from './gridRaster'
+import { cellLat, cellLon, type GridRaster } from '../../server/grids/gridRaster'
 import { plumeOutline, plumes, type ActiveFire } from './synth/fires'
 import type { WeatherHour } from './synth/weather'
-import { speedAndDirection } from './windGrid'
+import { speedAndDirection } from '../../server/grids/windGrid'
 
 const r2 = (v: number): number => Math.round(v * 100) / 100
 

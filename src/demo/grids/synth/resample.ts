@@ -1,4 +1,4 @@
-import { emptyRaster, type GridRaster } from '../gridRaster'
+import { emptyRaster, type GridRaster } from '../../../server/grids/gridRaster'
 
 /** Block average by an integer factor (no-data cells ignored; all no-data → no data). */
 export function downsample(grid: GridRaster, factor: number): GridRaster {

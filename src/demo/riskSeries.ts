@@ -1,4 +1,4 @@
-import type { SeriesPoint } from '../store/Store'
+import type { SeriesPoint } from '../server/store/Store'
 import type { DemoContext } from './context'
 import { round } from './prng'
 import { HOUR, iso } from './time'

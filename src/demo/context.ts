@@ -1,4 +1,4 @@
-import type { FeatureInput } from '../store/Store'
+import type { FeatureInput } from '../server/store/Store'
 import type { Geography, Place } from './geography'
 import { createRng, type Rng } from './prng'
 

@@ -1,4 +1,4 @@
-import { emptyRaster, type GridRaster } from '../gridRaster'
+import { emptyRaster, type GridRaster } from '../../../server/grids/gridRaster'
 import type { WeatherHour } from './weather'
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v))

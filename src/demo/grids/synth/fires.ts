@@ -1,4 +1,4 @@
-import { emptyRaster, fillRaster, sampleBilinear, type GridRaster } from '../gridRaster'
+import { emptyRaster, fillRaster, sampleBilinear, type GridRaster } from '../../../server/grids/gridRaster'
 import type { WeatherHour } from './weather'
 import { diurnal } from './weather'
 

@@ -1,4 +1,10 @@
-import { cellLat, emptyRaster, fillRaster, type GridRaster, type GridShape } from '../gridRaster'
+import {
+  cellLat,
+  emptyRaster,
+  fillRaster,
+  type GridRaster,
+  type GridShape,
+} from '../../../server/grids/gridRaster'
 import { fbm, ridged } from './noise'
 
 /** A mountain range: a ridge along a polyline ([lon, lat] points), or a dome when it has one point. */

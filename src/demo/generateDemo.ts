@@ -1,5 +1,5 @@
-import { appConfig } from '../../generated/config'
-import type { FeatureInput, SeriesPoint } from '../store/Store'
+import { appConfig } from '../generated/config'
+import type { FeatureInput, SeriesPoint } from '../server/store/Store'
 import { distributionLines, feeders, nearestFeeders, transmissionLines } from './assets'
 import { buildings } from './buildings'
 import { epssCircuits, fireConsequence, pspsCircuits } from './circuits'

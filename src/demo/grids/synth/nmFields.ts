@@ -1,5 +1,5 @@
 import type { ClassLike } from '../../../shared/colorRamp'
-import { emptyRaster, fillRaster, type GridRaster, type GridShape } from '../gridRaster'
+import { emptyRaster, fillRaster, type GridRaster, type GridShape } from '../../../server/grids/gridRaster'
 import { fireConsequence, epssScore, pspsScore, wildfirePotential } from './fireRisk'
 import { fireEncroachment, smokeConcentration, type ActiveFire } from './fires'
 import { landCoverGrids } from './landCover'
