@@ -1,5 +1,12 @@
-import type { LayerDefinition, Legend } from '../../generated/types'
-import { getGrid, getLegend, getMapLayer, getSource, layersConfigLayers } from './catalogue'
+import {
+  gridById,
+  layersConfig,
+  legendById,
+  mapLayerById,
+  sourceById,
+  type LayerDefinition,
+  type Legend,
+} from '../../shared/config'
 
 /** The parts of the layer state the briefing reads (the share URL's view). */
 export interface BriefingLayerState {
@@ -34,27 +41,23 @@ export function drawnMapLayers(layer: LayerDefinition, state: BriefingLayerState
 export function layerLegends(layer: LayerDefinition, state: BriefingLayerState): Legend[] {
   const ids = [
     layer.panel?.lineLegend,
-    ...drawnMapLayers(layer, state).map((id) => getMapLayer(id)?.legend),
+    ...drawnMapLayers(layer, state).map((id) => mapLayerById(id).legend),
   ].filter((id): id is string => typeof id === 'string')
-  return unique(ids)
-    .map((id) => getLegend(id))
-    .filter((l): l is Legend => l !== undefined)
+  return unique(ids).map((id) => legendById(id))
 }
 
 /** The datasets and grids behind what the layer draws. */
 export function layerSources(layer: LayerDefinition, state: BriefingLayerState): LayerSources {
-  const sources = drawnMapLayers(layer, state)
-    .map((id) => getMapLayer(id)?.source)
-    .map((id) => (id ? getSource(id) : undefined))
-  const datasets = unique(sources.flatMap((s) => (s && 'dataset' in s && s.dataset ? [s.dataset] : [])))
-  const grids = unique(sources.flatMap((s) => (s && 'grid' in s && s.grid ? [s.grid] : []))).map((id) => ({
+  const sources = drawnMapLayers(layer, state).map((id) => sourceById(mapLayerById(id).source))
+  const datasets = unique(sources.flatMap((s) => (s.type === 'png' ? [] : [s.dataset])))
+  const grids = unique(sources.flatMap((s) => (s.type === 'png' ? [s.grid] : []))).map((id) => ({
     id,
-    hourly: (getGrid(id)?.hourly ?? 0) > 1,
+    hourly: (gridById(id).hourly ?? 0) > 1,
   }))
   return { datasets, grids }
 }
 
 /** The layers visible in this state, in catalogue order. */
 export function visibleLayers(state: BriefingLayerState): LayerDefinition[] {
-  return layersConfigLayers().filter((l) => state.visible[l.id])
+  return layersConfig.layers.filter((l) => state.visible[l.id])
 }

@@ -1,23 +1,25 @@
-// Pure helpers over the compiled config (src/generated/config.ts); no React, Leaflet or Fastify.
-export { colorValue, isHexColor, lookupThemeColor } from './themeColors'
-export { resolveColor } from './resolveColor'
+// The core's one reader of the compiled config (src/generated): every other folder imports config
+// data, its generated types and the typed lookups from here. No React, Leaflet or Fastify.
 export {
-  buildLookups,
-  defaultListLayers,
-  demoByDefault,
-  getCategory,
-  getDataset,
-  getGrid,
-  getLayer,
-  getLegend,
-  getMapLayer,
-  getScale,
-  getSource,
-  getTable,
-  lookups,
-  mapLayerDataset,
-  sourceDataset,
-  type CatalogueLookups,
-} from './catalogueLookups'
-export { columnId, tableForLayer } from './tableColumns'
-export { recordsUrl, sourcePath, tableRecordsUrl, tileUrl, tileUrlTemplate } from './tileUrls'
+  appConfig,
+  feedsConfig,
+  layersConfig,
+  operationsConfig,
+  tablesConfig,
+  themeConfig,
+} from '../../generated/config'
+export type * from '../../generated/types'
+export {
+  catalogue,
+  datasetById,
+  gridById,
+  layerById,
+  legendById,
+  mapLayerById,
+  scaleById,
+  sourceById,
+  sourceOfType,
+  tableById,
+  type Catalogue,
+} from './catalogue'
+export { resolveColor } from './resolveColor'

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import {
+  catalogue,
+  datasetById,
+  gridById,
+  layerById,
+  layersConfig,
+  legendById,
+  mapLayerById,
+  scaleById,
+  sourceById,
+  sourceOfType,
+  tableById,
+} from '.'
+
+describe('catalogue lookups', () => {
+  it('finds every kind of entry by id, typed by the generated unions', () => {
+    expect(layerById('psps').name).toBe('PSPS')
+    expect(mapLayerById('epss_line').source).toBe('epss_lines_mvt')
+    expect(sourceById('smoke_png').type).toBe('png')
+    expect(datasetById('buildings').fields.map((f) => f.name)).toContain('area_ft2')
+    expect(gridById('vegetation').interpolation).toBe('nearest')
+    expect(legendById('vegetation').type).toBe('classes')
+    expect(scaleById('hotspot_age').kind).toBe('ageHours')
+    expect(tableById('epss').name).toBe('Fire Risk 7-Day Watch')
+  })
+
+  it('throws on an id config does not declare (the compiler checks every reference)', () => {
+    expect(() => layerById('no_such_layer')).toThrow("Unknown layer 'no_such_layer' in config/layers.yaml")
+    expect(() => tableById('')).toThrow("Unknown table '' in config/tables.yaml")
+  })
+
+  it('answers undefined through the maps for ids from outside config', () => {
+    expect(catalogue.datasets.get('no_such_dataset')).toBeUndefined()
+    expect(catalogue.datasets.get('buildings')?.geometry).toBe('polygon')
+  })
+
+  it('narrows a source to the kind a paint draws, and refuses another kind', () => {
+    expect(sourceOfType('smoke_png', 'png').grid).toBeTypeOf('string')
+    expect(sourceOfType('wind_vectors_grid', 'wind').dataset).toBe('wind_vectors')
+    expect(() => sourceOfType('smoke_png', 'mvt')).toThrow("Source 'smoke_png' in config/layers.yaml is png, not mvt")
+  })
+
+  it('lists the 17 default layers of the spec and Observed Smoke, without Wind Vectors and Population Density', () => {
+    const ids = layersConfig.layers.filter((l) => l.inDefaultList).map((l) => l.id)
+    expect(ids).toHaveLength(18)
+    expect(ids).toContain('observed_smoke')
+    expect(ids).not.toContain('wind_vectors')
+    expect(ids).not.toContain('population_density')
+  })
+})
