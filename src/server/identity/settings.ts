@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 
 export interface RbacPermission {
   resource_id: string
@@ -46,6 +46,8 @@ export interface IdentitySettings {
     maxSendsPerPhoneHour: number
   }
   resetTokenExpiryMinutes: number
+  /** Minutes an invitation's (or an administrator's reset's) set-password link stays valid. */
+  inviteExpiryMinutes: number
   sessionMinutes: { login: number; sms: number; reset: number; intermediate: number }
   rbac: RbacPolicy & { defaultRoles: string[]; firstMemberRoles: string[] }
 }
@@ -75,6 +77,7 @@ interface IdentityConfigShape {
     maxSendsPerPhoneHour?: number
   }
   resetTokenExpiryMinutes?: number
+  inviteExpiryMinutes?: number
   rbac?: {
     roles?: readonly { role_id: string; description?: string; permissions?: readonly RbacPermissionShape[] }[]
     resources?: readonly { resource_id: string; description?: string; actions?: readonly string[] }[]
@@ -128,6 +131,7 @@ export function identitySettingsFrom(
       maxSendsPerPhoneHour: identity.otp?.maxSendsPerPhoneHour ?? 10,
     },
     resetTokenExpiryMinutes: identity.resetTokenExpiryMinutes ?? 30,
+    inviteExpiryMinutes: identity.inviteExpiryMinutes ?? 10_080,
     sessionMinutes: {
       login: session.loginMinutes ?? 1440,
       sms: session.smsMinutes ?? 1440,
