@@ -7,13 +7,12 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { operationsConfig } from '../src/generated/config'
+import { appConfig, operationsConfig } from '../src/shared/config'
 import { AlertsEngine } from '../src/server/alerts/AlertsEngine'
 import { seedDemo } from '../src/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
 import { openStore } from '../src/server/store/sqliteStore'
 import { zonedInstant } from '../src/shared/time/zonedInstant'
-import { appConfig } from '../src/generated/config'
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name)

@@ -9,7 +9,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { appConfig, operationsConfig } from '../src/generated/config'
+import { appConfig, operationsConfig } from '../src/shared/config'
 import { AlertsEngine } from '../src/server/alerts/AlertsEngine'
 import { seedDemo } from '../src/demo/seedDemo'
 import { createAlertChannels } from '../src/server/delivery/alertChannels'

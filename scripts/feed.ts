@@ -3,8 +3,7 @@
 // its records, writes the dataset through the store's staged replace (as `npm run import`), saves
 // the tile data, and prints a summary. --now sets the clock retention and ages are measured from.
 import path from 'node:path'
-import { feedsConfig } from '../src/generated/config'
-import type { FeedsConfig } from '../src/generated/types'
+import { feedsConfig, type FeedsConfig } from '../src/shared/config'
 import { progressBar } from '../src/server/progressBar'
 import { formatSummary } from '../src/server/feeds/formatSummary'
 import { runFeed } from '../src/server/feeds/runFeed'

@@ -1,6 +1,6 @@
 import { Button, NonIdealState } from '@blueprintjs/core'
 import { useLocation, useNavigate } from 'react-router'
-import { appConfig } from '../generated/config'
+import { appConfig } from '../shared/config'
 
 /** Any path that is not a route of spec §2. */
 export function NotFoundPage() {

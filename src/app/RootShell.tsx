@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router'
-import { appConfig } from '../generated/config'
+import { appConfig } from '../shared/config'
 import { routeTitle } from './router/paths'
 import { clearToasts, useToastEvents } from './toasts'
 

@@ -1,4 +1,4 @@
-import { appConfig } from '../generated/config'
+import { appConfig } from '../shared/config'
 
 /** Reads a number at `path` of the app config, or `fallback` when absent (keys may be optional). */
 function numberAt(path: string[], fallback: number): number {

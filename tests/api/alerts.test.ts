@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operationsConfig } from '../../src/generated/config'
+import { operationsConfig } from '../../src/shared/config'
 import { buildApp } from '../../src/server/app'
 import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
 import { createIdentityStore } from '../../src/server/store/identityStore'

@@ -1,6 +1,6 @@
 import type { Geometry } from 'geojson'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { operationsConfig } from '../../src/generated/config'
+import { operationsConfig } from '../../src/shared/config'
 import { startDeliverySchedule } from '../../src/server/delivery/deliverySchedule'
 import { createDeliveryStore } from '../../src/server/store/deliveryStore'
 import { defaultCatalog } from '../../src/server/store/catalog'

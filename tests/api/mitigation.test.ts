@@ -1,7 +1,6 @@
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operationsConfig } from '../../src/generated/config'
-import type { MitigationSettings } from '../../src/generated/types'
+import { type MitigationSettings, operationsConfig } from '../../src/shared/config'
 import { mitigationRoutes } from '../../src/server/operations/mitigationRoutes'
 import { AUTH, seededApp, testVerifier, type TestApp } from './testApp'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appConfig, operationsConfig } from '../../src/generated/config'
+import { appConfig, operationsConfig } from '../../src/shared/config'
 import { GridStore } from '../../src/server/store/gridStore'
 import type { PlanningRow } from '../../src/shared/operations/wireTypes'
 import { AUTH, seededApp, type TestApp } from './testApp'

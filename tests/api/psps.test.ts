@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operationsConfig } from '../../src/generated/config'
+import { operationsConfig } from '../../src/shared/config'
 import { pspsRoutes } from '../../src/server/operations/pspsRoutes'
 import { AUTH, seededApp, type TestApp } from './testApp'
 

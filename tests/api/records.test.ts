@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { layersConfig } from '../../src/generated/config'
+import { layersConfig } from '../../src/shared/config'
 import { AUTH, filtersQuery, seededApp, type TestApp } from './testApp'
 
 let t: TestApp

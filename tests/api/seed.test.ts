@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { layersConfig } from '../../src/generated/config'
+import { layersConfig } from '../../src/shared/config'
 import { generateDemo } from '../../src/demo/generateDemo'
 import { newMexico } from '../../src/demo/geography'
 import { seedDemo } from '../../src/demo/seedDemo'

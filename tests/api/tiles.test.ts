@@ -2,7 +2,7 @@ import zlib from 'node:zlib'
 import { VectorTile } from '@mapbox/vector-tile'
 import Pbf from 'pbf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { layersConfig } from '../../src/generated/config'
+import { layersConfig } from '../../src/shared/config'
 import { defaultCatalog } from '../../src/server/store/catalog'
 import { AUTH, seededApp, type TestApp } from './testApp'
 

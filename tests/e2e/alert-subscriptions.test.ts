@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operationsConfig } from '../../src/generated/config'
+import { operationsConfig } from '../../src/shared/config'
 import { api, sessionToken } from './operations.driver'
 import { closeSignedInPage, openSignedInPage, screenshot, type TestServer } from './support'
 

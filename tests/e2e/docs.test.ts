@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appConfig, layersConfig } from '../../src/generated/config'
+import { appConfig, layersConfig } from '../../src/shared/config'
 import { screenshot, type TestServer, openSignedInPage, closeSignedInPage } from './support'
 
 let server: TestServer

@@ -7,7 +7,7 @@ import { build } from 'esbuild'
 import { SignJWT, decodeProtectedHeader, generateKeyPair } from 'jose'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appConfig } from '../../src/generated/config'
+import { appConfig } from '../../src/shared/config'
 import { launchBrowser, newPage, readOutbox, startServer, waitForOutbox, type TestServer } from './support'
 
 type Client = ReturnType<typeof createStytchB2BClient>

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { operationsConfig } from '../../src/generated/config'
+import { operationsConfig } from '../../src/shared/config'
 import { api, columnTexts, hourOf, opsSelectors as sel, pngRequests } from './operations.driver'
 import { screenshot, type TestServer, openSignedInPage, closeSignedInPage } from './support'
 

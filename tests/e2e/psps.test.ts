@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { layersConfig, operationsConfig } from '../../src/generated/config'
+import { layersConfig, operationsConfig } from '../../src/shared/config'
 import { api, columnTexts, opsSelectors as sel, shownNumber } from './operations.driver'
 import { screenshot, type TestServer, openSignedInPage, closeSignedInPage } from './support'
 

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { appConfig } from '../../src/generated/config'
+import { appConfig } from '../../src/shared/config'
 import type { TestServer } from './support'
 
 export const riskPath = '/DailyWildfireRisk'

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appConfig } from '../../src/generated/config'
+import { appConfig } from '../../src/shared/config'
 import { findCrossings } from '../../src/shared/risk'
 import {
   chartFacts,

@@ -1,5 +1,5 @@
 import type { Page, Request } from 'playwright-core'
-import { appConfig } from '../../src/generated/config'
+import { appConfig } from '../../src/shared/config'
 import type { TestServer } from './support'
 
 /** Domain actions on the attribute-table panel (src/features/tables) for the tables journeys. */

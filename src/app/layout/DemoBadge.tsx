@@ -1,6 +1,6 @@
 import { Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { serverMeta, settledServerMeta } from '../meta/serverMeta'
 
 /** A discreet 'Demo data' badge while the server runs on demo data (GET /api/meta). */

@@ -11,7 +11,7 @@ import {
 } from '@blueprintjs/core'
 import { useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { useSession } from '../../features/session'
 import { samePath } from '../router/paths'
 import { DemoBadge } from './DemoBadge'

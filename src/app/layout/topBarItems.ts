@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { briefingPath } from '../../features/briefing'
 import { samePath } from '../router/paths'
 

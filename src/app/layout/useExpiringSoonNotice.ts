@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { useSession } from '../../features/session'
 import { showToast } from '../toasts'
 

@@ -1,6 +1,6 @@
 // Vite plugin (build only): index.html preloads the map screen's chunks on the routes that show the map.
 import type { Plugin } from 'vite'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { chunkClosure, preloadScript } from './screenPreload'
 
 /** The module whose chunk (with that chunk's static imports) draws the map screens. */

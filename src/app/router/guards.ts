@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { liveSession } from '../../features/session'
 import { loginPathFor, safeReturnPath } from './paths'
 

@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 
 /** Route paths compare case-insensitively (spec §2: /DailyWildfireRisk and /dailywildfirerisk). */
 export function samePath(a: string, b: string): boolean {

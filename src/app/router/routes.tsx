@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import { redirect, type RouteObject } from 'react-router'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { BootSpinner } from '../BootSpinner'
 import { DefaultLayout } from '../layout/DefaultLayout'
 import { RootShell } from '../RootShell'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { toasterPosition, toastProps, type ToastType } from './toastProps'
 
 describe('toastProps', () => {

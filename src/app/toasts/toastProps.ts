@@ -1,6 +1,6 @@
 import type { Intent, ToastProps, ToasterPosition } from '@blueprintjs/core'
 import type { IconName } from '@blueprintjs/icons'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 
 /** The toast types of spec §4. */
 export type ToastType = 'info' | 'success' | 'warning' | 'error' | 'loading' | 'default'

@@ -1,5 +1,5 @@
 import { OverlayToaster, type Toaster, type ToastProps } from '@blueprintjs/core'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { toasterPosition, toastProps, type ToastType } from './toastProps'
 
 let toaster: Promise<Toaster> | null = null

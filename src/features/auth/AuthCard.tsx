@@ -1,6 +1,6 @@
 import { Callout, Card, H4 } from '@blueprintjs/core'
 import type { ReactNode } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import logoUrl from './emberline-logo.svg'
 
 /** The frame of the sign-in screens, with the flow's error message (role alert). */

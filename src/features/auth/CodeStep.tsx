@@ -1,6 +1,6 @@
 import { Button, FormGroup, InputGroup } from '@blueprintjs/core'
 import { useEffect, useRef } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { formValue } from './formValue'
 
 interface Props {

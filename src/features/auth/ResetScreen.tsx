@@ -1,6 +1,6 @@
 import { Button } from '@blueprintjs/core'
 import { useSearchParams } from 'react-router'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { AuthCard } from './AuthCard'
 import { CodeStep } from './CodeStep'
 import { formValue } from './formValue'

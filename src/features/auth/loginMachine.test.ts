@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import type { AuthClient, AuthOutcome } from './authClient'
 import { loginMachine } from './loginMachine'
 

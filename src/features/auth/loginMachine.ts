@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { failureMessage, type AuthClient, type AuthOutcome } from './authClient'
 
 export type LoginInput =

@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import type { AuthClient, AuthOutcome } from './authClient'
 import type { StytchB2B } from './stytchClient'
 

@@ -1,5 +1,5 @@
 import { createStytchB2BClient, type StytchClientOptions } from '@stytch/vanilla-js/b2b/headless'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 
 export type StytchB2B = ReturnType<typeof createStytchB2BClient>
 

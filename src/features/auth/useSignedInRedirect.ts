@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 
 /** After sign-in, go to the asked-for page (?next=, same-site paths only) or the default route. */
 export function useSignedInRedirect(done: boolean): void {

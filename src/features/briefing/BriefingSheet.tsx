@@ -1,6 +1,6 @@
 import { Button } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { formatDate } from '../../shared/format'
 import { useLayerState } from '../layers'
 import { ForecastPanel } from '../risk'

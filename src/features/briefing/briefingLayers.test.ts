@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { layersConfig } from '../../generated/config'
+import { layersConfig } from '../../shared/config'
 import { drawnMapLayers, layerLegends, layerSources, visibleLayers } from './briefingLayers'
 
 const layer = (id: string) => layersConfig.layers.find((l) => l.id === id)!

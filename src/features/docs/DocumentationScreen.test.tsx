@@ -1,7 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { appConfig, layersConfig, operationsConfig, tablesConfig } from '../../generated/config'
-import type { LayersConfig } from '../../generated/types'
+import {
+  appConfig,
+  layersConfig,
+  type LayersConfig,
+  operationsConfig,
+  tablesConfig,
+} from '../../shared/config'
 import { DocumentationScreen } from './DocumentationScreen'
 
 describe('DocumentationScreen', () => {

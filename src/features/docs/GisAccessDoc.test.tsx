@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { layersConfig, tablesConfig } from '../../generated/config'
+import { layersConfig, tablesConfig } from '../../shared/config'
 import { DocumentationScreen } from './DocumentationScreen'
 import { GisAccessSection } from './GisAccessDoc'
 import { buildGisAccessDoc } from './buildGisAccessDoc'

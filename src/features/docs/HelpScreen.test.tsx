@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { HelpScreen } from './HelpScreen'
 
 describe('HelpScreen', () => {

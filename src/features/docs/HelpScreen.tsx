@@ -1,5 +1,5 @@
 import { H1, H2, HTMLTable } from '@blueprintjs/core'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { screenTitle } from './screenTitle'
 import './docs.css'
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appConfig, layersConfig, tablesConfig } from '../../generated/config'
-import type { LayersConfig } from '../../generated/types'
+import { appConfig, layersConfig, type LayersConfig, tablesConfig } from '../../shared/config'
 import { buildDocumentation } from './buildDocumentation'
 
 const docs = buildDocumentation()

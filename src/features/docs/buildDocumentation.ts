@@ -1,5 +1,12 @@
-import { appConfig, layersConfig, tablesConfig } from '../../generated/config'
-import type { AppConfig, LayersConfig, Legend, TablesConfig } from '../../generated/types'
+import {
+  appConfig,
+  type AppConfig,
+  layersConfig,
+  type LayersConfig,
+  type Legend,
+  tablesConfig,
+  type TablesConfig,
+} from '../../shared/config'
 
 /** A popup field or table column with what it means. */
 export interface DocField {

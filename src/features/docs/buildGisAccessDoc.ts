@@ -1,5 +1,4 @@
-import { layersConfig, tablesConfig } from '../../generated/config'
-import type { LayersConfig, TablesConfig } from '../../generated/types'
+import { layersConfig, type LayersConfig, tablesConfig, type TablesConfig } from '../../shared/config'
 
 /** How one layer is reached from QGIS, GDAL or ArcGIS Pro. */
 export interface GisAccessLayer {

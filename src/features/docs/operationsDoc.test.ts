@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { layersConfig, operationsConfig } from '../../generated/config'
-import type { OperationsConfig } from '../../generated/types'
+import { layersConfig, operationsConfig, type OperationsConfig } from '../../shared/config'
 import { buildOperationsDoc } from './operationsDoc'
 
 describe('buildOperationsDoc', () => {

@@ -1,5 +1,4 @@
-import { layersConfig, operationsConfig } from '../../generated/config'
-import type { LayersConfig, OperationsConfig } from '../../generated/types'
+import { layersConfig, type LayersConfig, operationsConfig, type OperationsConfig } from '../../shared/config'
 import { OPERATOR_SYMBOLS } from '../../shared/filters'
 
 /** One alert rule in words, for the Documentation page. */

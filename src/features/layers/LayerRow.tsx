@@ -1,5 +1,5 @@
 import { Button, Card, Checkbox, Collapse, Slider, Switch } from '@blueprintjs/core'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { legendById } from '../map/catalog/catalog'
 import type { LayerDefinition } from '../map/catalog/catalogTypes'
 import { FeedFreshnessBadge } from './FeedFreshnessBadge'

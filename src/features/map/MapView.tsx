@@ -1,7 +1,7 @@
 import type { Map as LeafletMap } from 'leaflet'
 import { useMemo, useState } from 'react'
 import { MapContainer, ScaleControl } from 'react-leaflet'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { BasemapLayer } from './basemap/BasemapLayer'
 import { LocateControl } from './controls/LocateControl'
 import { FeaturePopups } from './popup/FeaturePopups'

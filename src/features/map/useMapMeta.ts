@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { serverMeta, settledServerMeta, type ServerMeta } from '../../app/meta/serverMeta'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 
 const demoOf = (meta: ServerMeta | null): boolean => meta?.demo ?? appConfig.demo.enabled
 

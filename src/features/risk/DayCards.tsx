@@ -1,6 +1,6 @@
 import { Card, Tag } from '@blueprintjs/core'
 import { useMemo } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { dailyMaxima, dayLabel, riskLabel } from '../../shared/risk'
 
 export interface DayCardsProps {

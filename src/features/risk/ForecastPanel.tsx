@@ -1,6 +1,6 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core'
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { hourLabel } from '../../shared/risk'
 import { whenMapDrawn } from '../map'
 import { DayCards } from './DayCards'

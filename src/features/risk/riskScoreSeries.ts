@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { authFetch } from '../session/authFetch'
 
 /** The PSPS risk-score series (spec §3): parallel lists held as labels and scores. */

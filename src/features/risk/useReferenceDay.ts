@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { todayKey } from '../../shared/risk'
 import { serverMeta, settledServerMeta, type ServerMeta } from '../../app/meta/serverMeta'
 

@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { createContext, useEffect, useMemo, type ReactNode } from 'react'
 import { fromPromise } from 'xstate'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { getStytchClient } from '../auth/stytchClient'
 import { createCrossTabSync, type CrossTabSync } from './crossTabSync'
 import { initDataSources, resetDataSources } from './dataSources'

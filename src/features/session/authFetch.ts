@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 
 /** The session token the Stytch SDK keeps in its same-origin cookie, if signed in. */
 export function currentSessionToken(cookie: string = globalThis.document?.cookie ?? ''): string | null {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { sessionMachine, type SessionInfo } from './sessionMachine'
 
 const minute = 60_000

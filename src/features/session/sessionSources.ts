@@ -1,4 +1,4 @@
-import { appConfig, layersConfig } from '../../generated/config'
+import { appConfig, layersConfig } from '../../shared/config'
 import { authFetch } from './authFetch'
 import { onSessionStart } from './dataSources'
 

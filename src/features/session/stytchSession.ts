@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { getStytchClient, type StytchB2B } from '../auth/stytchClient'
 import { currentSessionToken } from './authFetch'
 import type { SessionInfo } from './sessionMachine'

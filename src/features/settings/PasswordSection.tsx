@@ -1,6 +1,6 @@
 import { Button, Callout, FormGroup, H2, InputGroup, Intent } from '@blueprintjs/core'
 import { useState, type FormEvent } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { changePassword, SettingsError } from './settingsApi'
 
 type Outcome = { readonly ok: true } | { readonly ok: false; readonly message: string } | null

@@ -1,6 +1,6 @@
 import { Callout, H2, Radio, RadioGroup, Spinner } from '@blueprintjs/core'
 import { useState } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import type { MemberPreferences } from '../../shared/preferences'
 import { savePreferences } from './settingsApi'
 import type { Load } from './useLoad'

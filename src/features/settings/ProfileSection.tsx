@@ -1,5 +1,5 @@
 import { Callout, H2, Spinner, Tag } from '@blueprintjs/core'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import type { Profile } from './settingsApi'
 import type { Load } from './useLoad'
 

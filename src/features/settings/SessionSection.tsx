@@ -1,6 +1,6 @@
 import { Button, H2, Intent, Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../../shared/config'
 import { useSession } from '../session/useSession'
 import { displayTimeZone, formatExpiry, formatRemaining } from './sessionExpiry'
 import { SignOutAllButton } from './SignOutAllButton'

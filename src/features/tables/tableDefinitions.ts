@@ -1,4 +1,4 @@
-import { appConfig, tablesConfig } from '../../generated/config'
+import { appConfig, tablesConfig } from '../../shared/config'
 
 export type ColumnType = 'number' | 'string'
 

@@ -1,5 +1,5 @@
 import { circleMarker, rectangle, type Map as LeafletMap, type Path } from 'leaflet'
-import { appConfig, themeConfig } from '../../generated/config'
+import { appConfig, themeConfig } from '../../shared/config'
 import type { Bbox } from './parseBbox'
 
 const highlights = new WeakMap<LeafletMap, Path>()

@@ -1,5 +1,5 @@
 import type { Feature, FeatureCollection } from 'geojson'
-import type { AlertRule, AlertsSettings } from '../../generated/types'
+import type { AlertRule, AlertsSettings } from '../../shared/config'
 import { partsToGeometry } from '../store/geometryCodec'
 import type { Store } from '../store/Store'
 import type { Alert, PreparedDataset } from './alertTypes'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AlertCondition, AlertRuleSide } from '../../generated/types'
+import type { AlertCondition, AlertRuleSide } from '../../shared/config'
 import { featureTime, passesCondition, passesSide } from './conditions'
 
 const props = { acres: 120, name: 'Coyote Canyon Fire', seen: '2025-03-05T12:00:00Z', none: null }

@@ -1,4 +1,4 @@
-import type { AlertCondition, AlertRuleSide } from '../../generated/types'
+import type { AlertCondition, AlertRuleSide } from '../../shared/config'
 
 export type Properties = Readonly<Record<string, string | number | null>>
 

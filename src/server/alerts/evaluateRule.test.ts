@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AlertRule } from '../../generated/types'
+import type { AlertRule } from '../../shared/config'
 import { dataset, line, point, square } from './alertFixtures'
 import { evaluateRule, labelOf } from './evaluateRule'
 import type { Shape } from './groundDistance'

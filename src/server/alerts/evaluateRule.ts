@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush'
-import type { AlertRule, AlertRuleSide } from '../../generated/types'
+import type { AlertRule, AlertRuleSide } from '../../shared/config'
 import type { Alert, AlertAsset, PreparedDataset, PreparedFeature } from './alertTypes'
 import { featureTime, passesSide } from './conditions'
 import { expandBBox, groundDistanceMiles, type BBox } from './groundDistance'

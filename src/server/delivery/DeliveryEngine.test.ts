@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { operationsConfig } from '../../generated/config'
-import type { DeliverySettings } from '../../generated/types'
+import { type DeliverySettings, operationsConfig } from '../../shared/config'
 import type { Alert, AlertsEvaluation } from '../alerts'
 import { openAccountsDb } from '../store/accountsDb'
 import { createAlertSubscriptionStore } from '../store/alertSubscriptionStore'

@@ -1,4 +1,4 @@
-import type { DeliverySettings } from '../../generated/types'
+import type { DeliverySettings } from '../../shared/config'
 import type { AlertsEvaluation } from '../alerts'
 import type { AlertSubscription, AlertSubscriptionStore } from '../store/alertSubscriptionStore'
 import type { DeliveryStore, Notice } from '../store/deliveryStore'

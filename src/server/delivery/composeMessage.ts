@@ -1,4 +1,4 @@
-import type { DeliverySettings } from '../../generated/types'
+import type { DeliverySettings } from '../../shared/config'
 import { renderTemplate, type MessageFields } from './messageFields'
 import type { MessageKind } from './alertChannels'
 

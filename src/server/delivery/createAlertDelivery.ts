@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { appConfig, operationsConfig } from '../../generated/config'
-import type { DeliverySettings } from '../../generated/types'
+import { appConfig, type DeliverySettings, operationsConfig } from '../../shared/config'
 import { createAlertSubscriptionStore } from '../store/alertSubscriptionStore'
 import { createDeliveryStore } from '../store/deliveryStore'
 import { createIdentityStore } from '../store/identityStore'

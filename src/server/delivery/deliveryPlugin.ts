@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { operationsConfig } from '../../generated/config'
+import { operationsConfig } from '../../shared/config'
 import type { DeliveryEngine } from './DeliveryEngine'
 import { deliveryLogRoutes } from './deliveryLogRoutes'
 import { startDeliverySchedule } from './deliverySchedule'

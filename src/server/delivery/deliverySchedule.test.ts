@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DeliverySettings } from '../../generated/types'
+import type { DeliverySettings } from '../../shared/config'
 import type { DeliveryEngine } from './DeliveryEngine'
 import { startDeliverySchedule } from './deliverySchedule'
 

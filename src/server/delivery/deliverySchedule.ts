@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { DeliverySettings } from '../../generated/types'
+import type { DeliverySettings } from '../../shared/config'
 import type { DeliveryEngine } from './DeliveryEngine'
 
 /**

@@ -1,4 +1,4 @@
-import type { DeliverySettings } from '../../generated/types'
+import type { DeliverySettings } from '../../shared/config'
 import type { DeliveryJob, DeliveryStore } from '../store/deliveryStore'
 import type { SendAlertMessage } from './alertChannels'
 

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { feedsConfig } from '../../generated/config'
-import type { FeedDefinition, FeedsConfig } from '../../generated/types'
+import { type FeedDefinition, feedsConfig, type FeedsConfig } from '../../shared/config'
 import { FeedStore } from '../store/feedStore'
 import { tileIndexesOf } from '../tiles/tileIndexes'
 import { importFeedInWorker } from './importFeedInWorker'

@@ -1,4 +1,4 @@
-import type { FeedDefinition } from '../../generated/types'
+import type { FeedDefinition } from '../../shared/config'
 import type { DatasetDef } from '../store/catalog'
 import type { FeatureInput } from '../store/writeDataset'
 import { keyFields } from './feedKey'

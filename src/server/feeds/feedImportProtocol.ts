@@ -1,4 +1,4 @@
-import type { FeedDefinition, FeedsConfig } from '../../generated/types'
+import type { FeedDefinition, FeedsConfig } from '../../shared/config'
 import type { Catalog } from '../store/catalog'
 import type { RunSummary } from './feedTypes'
 

@@ -1,4 +1,4 @@
-import type { FeedDefinition } from '../../generated/types'
+import type { FeedDefinition } from '../../shared/config'
 import type { DatasetDef } from '../store/catalog'
 import { firstPosition } from './feedGeometry'
 import type { FeedRow } from './feedRow'

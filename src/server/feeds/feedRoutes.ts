@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { layersConfig } from '../../generated/config'
-import type { LayersConfig } from '../../generated/types'
+import { layersConfig, type LayersConfig } from '../../shared/config'
 import { FeedStore } from '../store/feedStore'
 import { FeedPoller, type FeedPollerOptions } from './FeedPoller'
 

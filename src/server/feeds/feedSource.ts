@@ -1,4 +1,4 @@
-import type { FeedDefinition, FeedsConfig } from '../../generated/types'
+import type { FeedDefinition, FeedsConfig } from '../../shared/config'
 import { datePlaceholders } from './feedTime'
 
 /** The box a feed keeps records in: its own filter box, the territory, or null (filter.bbox: none). */

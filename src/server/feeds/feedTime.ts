@@ -1,4 +1,4 @@
-import type { FeedTimeFormat } from '../../generated/types'
+import type { FeedTimeFormat } from '../../shared/config'
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 

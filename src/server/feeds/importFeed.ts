@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import type { Geometry } from 'geojson'
-import type { FeedDefinition, FeedsConfig } from '../../generated/types'
+import type { FeedDefinition, FeedsConfig } from '../../shared/config'
 import { FeedStore } from '../store/feedStore'
 import type { SqliteStore } from '../store/sqliteStore'
 import { combineRows } from './combineRows'

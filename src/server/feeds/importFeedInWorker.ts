@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import type { FeedDefinition } from '../../generated/types'
+import type { FeedDefinition } from '../../shared/config'
 import { startWorker } from '../tiles/startWorker'
 import type { FeedImportAnswer, FeedImportJob } from './feedImportProtocol'
 import type { RunSummary } from './feedTypes'

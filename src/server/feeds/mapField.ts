@@ -1,4 +1,4 @@
-import type { FeedFieldMapping } from '../../generated/types'
+import type { FeedFieldMapping } from '../../shared/config'
 import type { FieldType } from '../store/catalog'
 import { parseFeedTime } from './feedTime'
 import type { FeedRecord } from './feedTypes'

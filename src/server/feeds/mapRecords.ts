@@ -1,5 +1,5 @@
 import type { Geometry } from 'geojson'
-import type { FeedDefinition } from '../../generated/types'
+import type { FeedDefinition } from '../../shared/config'
 import type { DatasetDef } from '../store/catalog'
 import { encodeFeature } from '../store/writeDataset'
 import { circleAround, geometryInBox } from './feedGeometry'

@@ -1,4 +1,4 @@
-import type { FeedDefinition } from '../../generated/types'
+import type { FeedDefinition } from '../../shared/config'
 import type { ParsedFeed } from './feedTypes'
 import { parseCsv, parseMesowestCsv } from './parseCsv'
 import { parseGeoJson } from './parseGeoJson'

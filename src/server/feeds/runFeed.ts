@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import type { FeedDefinition } from '../../generated/types'
+import type { FeedDefinition } from '../../shared/config'
 import { FeedStore } from '../store/feedStore'
 import { downloadFeed } from './downloadFeed'
 import { fillPlaceholders, filterBox } from './feedSource'

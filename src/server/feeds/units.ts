@@ -1,4 +1,4 @@
-import type { FeedUnit } from '../../generated/types'
+import type { FeedUnit } from '../../shared/config'
 
 /** Unit names as feeds spell them (Synoptic UNITS, MesoWest units row) → our unit ids. */
 const ALIASES: Record<string, FeedUnit> = {

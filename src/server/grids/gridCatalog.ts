@@ -1,7 +1,5 @@
-import { appConfig, layersConfig, themeConfig } from '../../generated/config'
-import type { ThemeConfig } from '../../generated/types'
+import { appConfig, layersConfig, resolveColor, themeConfig, type ThemeConfig } from '../../shared/config'
 import { colorRamp, type ColorRamp, type LegendLike } from '../../shared/colorRamp'
-import { resolveColor } from '../../shared/config'
 import type { WindowSettings } from './forecastWindow'
 import type { Interpolation } from './renderTile'
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { appConfig, layersConfig } from '../../generated/config'
+import { appConfig, layersConfig } from '../../shared/config'
 import type { GridContext } from './gridRoutes'
 import { runIdOf, smokeServiceConfig } from './smokeService'
 

@@ -1,5 +1,10 @@
-import type { FeatureCondition, LayersConfig, MapLayer, Scale } from '../../generated/types'
-import { resolveColor } from '../../shared/config'
+import {
+  type FeatureCondition,
+  type LayersConfig,
+  type MapLayer,
+  resolveColor,
+  type Scale,
+} from '../../shared/config'
 
 /** A MapLibre / Mapbox GL expression (JSON). */
 export type Expression = readonly unknown[] | string | number | boolean

@@ -1,4 +1,4 @@
-import { layersConfig, tablesConfig } from '../../generated/config'
+import { layersConfig, tablesConfig } from '../../shared/config'
 import type { Catalog, DatasetDef, FieldDef } from '../store/catalog'
 import { filterableFields } from '../store/catalog'
 import { temporalField } from '../store/ogcFeatures'

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { layersConfig } from '../../generated/config'
+import { layersConfig } from '../../shared/config'
 import { gridCatalog } from '../grids/gridCatalog'
 import { ogcNotFound } from './ogcException'
 import { baseUrl, JSON_TYPE } from './ogcLinks'

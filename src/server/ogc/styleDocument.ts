@@ -1,6 +1,4 @@
-import { appConfig } from '../../generated/config'
-import type { LayersConfig, MapLayer } from '../../generated/types'
-import { resolveColor } from '../../shared/config'
+import { appConfig, type LayersConfig, type MapLayer, resolveColor } from '../../shared/config'
 import { zonedInstant } from '../../shared/time/zonedInstant'
 import { styleLayer } from './mapLibreStyle'
 import { tileTemplate } from './tileJson'

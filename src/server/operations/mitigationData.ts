@@ -1,5 +1,5 @@
 import type { Geometry } from 'geojson'
-import type { MitigationSettings } from '../../generated/types'
+import type { MitigationSettings } from '../../shared/config'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import type { Store, StoredFeature } from '../store/Store'
 import { normaliseCircuits, type Bbox, type CircuitFactors, type NormalisedSet } from './mitigationScore'

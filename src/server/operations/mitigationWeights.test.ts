@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { MitigationFactor } from '../../generated/types'
+import type { MitigationFactor } from '../../shared/config'
 import { parseWeights } from './mitigationWeights'
 
 const FACTORS: MitigationFactor[] = [

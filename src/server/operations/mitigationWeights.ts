@@ -1,4 +1,4 @@
-import type { MitigationFactor } from '../../generated/types'
+import type { MitigationFactor } from '../../shared/config'
 
 /** The query parameter prefix of a weight override: `weight.<factorId>=<number>`. */
 export const WEIGHT_PREFIX = 'weight.'

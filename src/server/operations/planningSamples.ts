@@ -1,4 +1,4 @@
-import type { PlanningSettings } from '../../generated/types'
+import type { PlanningSettings } from '../../shared/config'
 import type { GridStore } from '../store/gridStore'
 import type { StoredFeature } from '../store/Store'
 import { decodeParts } from '../store/geometryCodec'

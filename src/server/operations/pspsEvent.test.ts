@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PspsRollupSettings } from '../../generated/types'
+import type { PspsRollupSettings } from '../../shared/config'
 import { encodeGeometry } from '../store/geometryCodec'
 import { buildPspsEvent, parseSort, pspsCsv, sortRows } from './pspsEvent'
 

@@ -1,4 +1,4 @@
-import type { PspsRollupSettings } from '../../generated/types'
+import type { PspsRollupSettings } from '../../shared/config'
 import type { StoredFeature } from '../store/Store'
 import { decodeParts, type Parts } from '../store/geometryCodec'
 

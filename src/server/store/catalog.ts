@@ -1,4 +1,4 @@
-import { layersConfig, tablesConfig } from '../../generated/config'
+import { layersConfig, tablesConfig } from '../../shared/config'
 
 /** The kinds of attribute a dataset feature carries (dates are ISO 8601 strings). */
 export type FieldType = 'number' | 'string' | 'date'

@@ -2,7 +2,7 @@ import L from 'leaflet'
 import { leafletLayer } from 'protomaps-leaflet'
 import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 import { resolveColor } from '../catalog/catalog'
 import { basemapLabelRules, basemapPaintRules } from './basemapStyle'
 

@@ -1,5 +1,4 @@
-import { layersConfig } from '../../../generated/config'
-import { resolveColor } from '../../../shared/config'
+import { layersConfig, resolveColor } from '../../../shared/config'
 import type {
   CategoryConfig,
   LayerDefinition,

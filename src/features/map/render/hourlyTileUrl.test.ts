@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { layersConfig } from '../../../generated/config'
+import { layersConfig } from '../../../shared/config'
 import { sourceById, tileUrlTemplate } from '../catalog/catalog'
 import { isHourlySource, withForecastHour } from './hourlyTileUrl'
 

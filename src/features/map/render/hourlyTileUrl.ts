@@ -1,4 +1,4 @@
-import { layersConfig } from '../../../generated/config'
+import { layersConfig } from '../../../shared/config'
 import type { SourceConfig } from '../catalog/catalogTypes'
 
 /** Hours held by each hourly grid (config/layers.yaml grids[].hourly > 1). */

@@ -1,4 +1,4 @@
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 import { zonedInstant } from '../../../shared/time/zonedInstant'
 
 /** Noon local time of the demo reference date (the demo data's "now"), in ms. */

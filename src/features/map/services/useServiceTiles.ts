@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 import { smokeServiceConfig } from '../../session'
 import { serviceTileTemplate } from './smokeService'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { themeConfig } from '../../../generated/config'
+import { themeConfig } from '../../../shared/config'
 import { mapLayerById } from '../catalog/catalog'
 import { compilePaintStyle, parsePaintType } from './compilePaintStyle'
 

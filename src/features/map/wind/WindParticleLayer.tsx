@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useMap } from 'react-leaflet'
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 import { windGrid } from '../../session'
 import { legendById, resolveColor } from '../catalog/catalog'
 import type { MapLayerConfig, SourceConfig } from '../catalog/catalogTypes'

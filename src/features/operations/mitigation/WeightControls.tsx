@@ -1,5 +1,5 @@
 import { Button, FormGroup, NumericInput } from '@blueprintjs/core'
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 import type { MitigationFactorInfo } from './mitigationApi'
 
 export interface WeightControlsProps {

@@ -1,5 +1,5 @@
 import type { ApexOptions } from 'apexcharts'
-import { themeConfig } from '../../../generated/config'
+import { themeConfig } from '../../../shared/config'
 import { resolveColor } from '../../../shared/config/resolveColor'
 import { formatValue } from '../../../shared/format'
 import type { MitigationRanking } from './mitigationApi'

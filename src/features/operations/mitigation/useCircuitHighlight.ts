@@ -1,6 +1,6 @@
 import { geoJSON, type Map as LeafletMap } from 'leaflet'
 import { useEffect } from 'react'
-import { appConfig, themeConfig } from '../../../generated/config'
+import { appConfig, themeConfig } from '../../../shared/config'
 import { useLeafletMap } from '../../map'
 import { fetchCircuit } from './fetchMitigation'
 import type { RankedCircuit } from './mitigationApi'

@@ -1,6 +1,6 @@
 import { Button, Callout, NonIdealState, Slider, Spinner, Switch, Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
-import { appConfig, operationsConfig } from '../../../generated/config'
+import { appConfig, operationsConfig } from '../../../shared/config'
 import { formatDate, formatOneDecimal, formatPlain } from '../../../shared/format'
 import { useLayerState } from '../../layers/LayerStateContext'
 import {

@@ -1,6 +1,6 @@
 import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { useState } from 'react'
-import { operationsConfig } from '../../../generated/config'
+import { operationsConfig } from '../../../shared/config'
 import { formatDate, formatPlain, formatValue } from '../../../shared/format'
 import {
   downloadText,

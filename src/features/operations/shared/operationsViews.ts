@@ -1,4 +1,4 @@
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 
 /** The four operations routes, in the order the view switcher shows them. */
 export const OPERATIONS_PATHS = ['/Alerts', '/PSPS', '/PlanningMode', '/MitigationAnalysis'] as const

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { layersConfig } from '../../../generated/config'
+import { layersConfig } from '../../../shared/config'
 import { useLayerState } from '../../layers/LayerStateContext'
 
 /** Sidebar layers (config/layers.yaml layers[]) one of whose map layers draws the dataset. */

@@ -4,7 +4,7 @@ import ApexCharts from 'apexcharts/core'
 import 'apexcharts/line'
 import 'apexcharts/features/annotations'
 import { useEffect, useMemo, useRef } from 'react'
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 import { forecastChartOptions } from './forecastChartOptions'
 
 const legendFeature: Promise<unknown> = appConfig.chart.legend ? import('./legendFeature') : Promise.resolve()

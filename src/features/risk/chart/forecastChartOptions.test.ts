@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appConfig } from '../../../generated/config'
+import { appConfig } from '../../../shared/config'
 import { CROSSING_LINE_CLASS, forecastChartOptions } from './forecastChartOptions'
 
 const labels = ['h0', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']

@@ -1,5 +1,5 @@
 import type { ApexOptions } from 'apexcharts'
-import { appConfig, themeConfig } from '../../../generated/config'
+import { appConfig, themeConfig } from '../../../shared/config'
 import { parseHexColor, rgbaToCss } from '../../../shared/colorRamp'
 import { findCrossings, riskLabel } from '../../../shared/risk'
 
