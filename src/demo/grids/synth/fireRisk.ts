@@ -30,20 +30,40 @@ export function pspsScore(fuel: GridRaster, w: WeatherHour): GridRaster {
   )
 }
 
+/** 0 below `from`, 1 beyond `to`, a smooth step between (works for falling ranges too: from > to). */
+export function smoothstep(from: number, to: number, x: number): number {
+  const t = clamp((x - from) / (to - from), 0, 1)
+  return t * t * (3 - 2 * t)
+}
+
 /**
- * EPSS risk score 0..1: the worst hour of the window. High only where strong gusts meet dry air
- * and heavy fuel (about 0.5 at 55 mph gusts, 10% humidity and typical fuel), so the layer
- * picks out the circuits' risky ground rather than washing over the whole event area.
+ * Where each EPSS factor starts to count and where it is at its worst: forecast gusts (mph), relative
+ * humidity (%, falling) and fuel (0..1, the land cover's `FUEL`, averaged over the weather cell).
  */
+export const EPSS_FACTORS = {
+  gustMph: [48, 64],
+  humidityPercent: [18, 5],
+  fuel: [0.5, 0.75],
+} as const
+
+/**
+ * EPSS risk score 0..1 for one hour: the product of the three factors, so it is high only where
+ * strong gusts, dry air and heavy fuel meet — the corridors the wind band drives across dry,
+ * fuelled ground — and near 0 wherever any one of them is missing.
+ */
+export function epssHourScore(gustMph: number, humidityPercent: number, fuel: number): number {
+  const { gustMph: g, humidityPercent: h, fuel: f } = EPSS_FACTORS
+  return (
+    smoothstep(g[0], g[1], gustMph) * smoothstep(h[0], h[1], humidityPercent) * smoothstep(f[0], f[1], fuel)
+  )
+}
+
+/** EPSS risk score 0..1 of the window: each cell's worst hour (`epssHourScore`). */
 export function epssScore(fuel: GridRaster, hours: WeatherHour[]): GridRaster {
   return combine(fuel, (k) => {
     let worst = 0
     for (const w of hours) {
-      const z =
-        0.16 * (w.windGust.data[k]! - 58) +
-        0.05 * (18 - w.relativeHumidity.data[k]!) +
-        2.2 * (fuel.data[k]! - 0.6)
-      worst = Math.max(worst, logistic(z))
+      worst = Math.max(worst, epssHourScore(w.windGust.data[k]!, w.relativeHumidity.data[k]!, fuel.data[k]!))
     }
     return worst
   })
