@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../config'
 
 /** Overrides for the formatting settings in config/app.yaml (`formatting`); tests pin clock and zone. */
 export interface FormatOptions {

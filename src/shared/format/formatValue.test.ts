@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { layersConfig, tablesConfig } from '../../generated/config'
+import { layersConfig, tablesConfig } from '../config'
 import { FORMATTER_NAMES, formatPlain, formatValue, isFormatterName } from './formatValue'
 
 describe('formatValue', () => {

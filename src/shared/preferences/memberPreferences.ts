@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../config'
 
 /** One display preference of appConfig.preferences. */
 export interface PreferenceDefinition {

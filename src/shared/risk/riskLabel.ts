@@ -1,4 +1,4 @@
-import { appConfig } from '../../generated/config'
+import { appConfig } from '../config'
 
 /** One row of appConfig.riskLabels: scores at or above `min` get `label`. */
 export interface RiskLabelRule {
