@@ -1,14 +1,16 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { SessionVerifier } from './auth/sessionVerifier'
-import { declareRoutes, installRouteAuth } from './auth/routeAuth'
+import { declareRoutes } from './auth/routeAuth'
+import sessionPlugin from './auth/sessionPlugin'
+import { installErrorHandler } from './http/errorHandler'
 import { registerSecurityHeaders } from './security/securityHeaders'
 import { serverSettings } from './appSettings'
 import { dataRoutes } from './data/dataRoutes'
 import { gridRoutes } from './grids/gridRoutes'
-import { badRequest, notFound } from './data/httpErrors'
+import { notFound } from './http/httpErrors'
 import { defaultCatalog, type Catalog } from './store/catalog'
 import { openStore, type SqliteStore } from './store/sqliteStore'
 import type { TileCache } from './tiles/tileCache'
@@ -16,7 +18,7 @@ import { tileRoutes } from './tiles/tileRoutes'
 import { createFeedPoller, feedRoutes } from './feeds/feedRoutes'
 import type { FeedPollerOptions } from './feeds/FeedPoller'
 import { preferencesRoutes } from './preferences'
-import { identityPlugin } from './identity'
+import { identityPlugin, identitySettings } from './identity'
 import { basemapPlugin } from './basemap/basemapPlugin'
 import { pspsRoutes } from './operations/pspsRoutes'
 import { planningRoutes } from './operations/planningRoutes'
@@ -86,28 +88,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // First, so that every answer carries them (401s from the session check included).
   await registerSecurityHeaders(app, { staticDir: opts.staticDir ?? null, connectSrc: opts.connectSrc ?? [] })
-  // Default deny: every route needs a session unless it declares `config: { public: true }`.
-  installRouteAuth(app, opts.verifier ?? null, { cookieName: settings.cookieName })
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation) {
-      const first = error.validation[0]
-      const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty
-      const fromPath = first?.instancePath.replace(/^\//, '').split('/')[0]
-      const parameter =
-        fromPath || (typeof missing === 'string' ? missing : '') || error.validationContext || 'request'
-      return badRequest(reply, parameter, `${parameter} ${first?.message ?? error.message}`)
-    }
-    if (error.statusCode !== undefined && error.statusCode < 500) {
-      return reply
-        .code(error.statusCode)
-        .send({ error: 'bad_request', parameter: 'body', message: error.message })
-    }
-    request.log.error(error)
-    return reply.code(500).send({ error: 'internal', message: 'internal server error' })
+  // Default deny: every route needs a session unless it declares `config: { auth: 'public' }`;
+  // `config: { auth: { permission: 'resource.action' } }` also needs a role granting it.
+  await app.register(sessionPlugin, {
+    verifier: opts.verifier ?? null,
+    cookieName: settings.cookieName,
+    rbac: identitySettings.rbac,
   })
+  installErrorHandler(app)
 
-  const open = { config: { public: true } }
+  const open = { config: { auth: 'public' } } as const
   app.get('/api/health', open, async () => ({ ok: true }))
   app.get('/api/meta', open, async () => ({ demo: opts.demo, referenceDate: settings.referenceDate }))
   await app.register(dataRoutes, {
@@ -155,7 +145,7 @@ async function registerStatic(
     // The built web app is public (the sign-in page is part of it); its own encapsulated context,
     // so the public declaration covers these file routes only.
     await app.register(async (files) => {
-      declareRoutes(files, { public: true })
+      declareRoutes(files, { auth: 'public' })
       await files.register(fastifyStatic, {
         root,
         wildcard: false,

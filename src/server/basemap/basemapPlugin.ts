@@ -20,7 +20,7 @@ export async function basemapPlugin(app: FastifyInstance): Promise<void> {
   app.get<{ Params: TileParams }>(
     '/api/basemap/:z/:x/:y',
     {
-      config: { public: true },
+      config: { auth: 'public' },
       schema: {
         params: {
           type: 'object',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { filterableFields } from '../store/catalog'
-import { badRequest, notFound } from './httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import { parseFilters } from './parseFilters'
 import { parseSort } from './parseSort'
 

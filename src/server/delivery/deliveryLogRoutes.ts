@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify'
-import { sessionOf } from '../auth/routeAuth'
-import { isAuthorized, identitySettings } from '../identity'
 import { createDeliveryStore } from '../store/deliveryStore'
 import { createIdentityStore } from '../store/identityStore'
 
@@ -14,19 +12,15 @@ const querystring = {
  * GET /api/admin/alert-deliveries?limit=N: the delivery log, newest first — every message queued,
  * sent, failed (with the reason and the next retry), given up, held by quiet hours or dropped
  * (cleared, acknowledged, unsubscribed, no address). Only for members whose roles grant
- * `members:read` (spec §6 semantics, config/app.yaml rbac); others get 403.
+ * `members.read` (spec §6 semantics, config/app.yaml rbac; the session plugin checks it); others get 403.
  */
 export async function deliveryLogRoutes(app: FastifyInstance): Promise<void> {
   const store = createDeliveryStore(app.store.accounts)
   const identity = createIdentityStore(app.store.accounts)
   app.get<{ Querystring: { limit: number } }>(
     '/api/admin/alert-deliveries',
-    { schema: { querystring } },
+    { schema: { querystring }, config: { auth: { permission: 'members.read' } } },
     async (request, reply) => {
-      if (!isAuthorized(identitySettings.rbac, sessionOf(request).roles, 'members', 'read'))
-        return reply
-          .code(403)
-          .send({ error: 'forbidden', message: 'The delivery log is for administrators.' })
       reply.header('cache-control', 'no-store')
       const emails = new Map<string, string | null>()
       const emailOf = (id: string) => {

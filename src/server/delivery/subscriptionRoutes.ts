@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { DeliverySettings } from '../../generated/types'
 import { sessionOf } from '../auth/routeAuth'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import {
   createAlertSubscriptionStore,
   type AlertSubscription,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import { GridStore } from '../store/gridStore'
 import { MAX_TILE_INDEX, MAX_TILE_ZOOM } from '../tiles/tileMath'
 import {

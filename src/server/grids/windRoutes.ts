@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import type { GridContext } from './gridRoutes'
 import { WIND_U_GRID, WIND_V_GRID, windRecords } from './windGrid'
 

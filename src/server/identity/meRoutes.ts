@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
-import type { SessionVerifier, VerifiedSession } from '../auth/sessionVerifier'
+import type { FastifyInstance } from 'fastify'
+import { sessionOf } from '../auth/routeAuth'
+import { HttpError } from '../http/httpErrors'
 import type { IdentityContext } from './context'
 import { hashPassword, newId, verifyPassword } from './crypto'
 import {
@@ -11,27 +12,9 @@ import {
   recordFailure,
 } from './guards'
 import { permissionsOf } from './rbac'
-import { StytchError } from './errors'
 import { acceptEmptyJson } from './sdkAuth'
 
-class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(String(body.message))
-  }
-}
-
-const unauthorized = () =>
-  new ApiError(401, { error: 'unauthorized', message: 'A valid session is required.' })
-const badRequest = (parameter: string, message: string) =>
-  new ApiError(400, { error: 'bad_request', parameter, message })
-
-function bearer(request: FastifyRequest): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')
-  return match?.[1] ?? null
-}
+const badRequest = (parameter: string, message: string) => new HttpError(400, message, parameter)
 
 const passwordBody = {
   type: 'object',
@@ -45,45 +28,16 @@ const passwordBody = {
 
 /**
  * The signed-in member's own account for the Settings page: GET /api/me, POST /api/me/password
- * and POST /api/me/sessions/revoke-all. Every route needs `Authorization: Bearer <session>`.
+ * and POST /api/me/sessions/revoke-all. Every route needs a session (the session plugin checks it;
+ * errors answer in the app's one error shape).
  */
-export async function meRoutes(
-  app: FastifyInstance,
-  opts: { ctx: IdentityContext | null; verifier: SessionVerifier },
-) {
-  const { ctx, verifier } = opts
+export async function meRoutes(app: FastifyInstance, opts: { ctx: IdentityContext | null }) {
+  const { ctx } = opts
 
   acceptEmptyJson(app)
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) return reply.code(error.statusCode).send(error.body)
-    if (error instanceof StytchError && error.statusCode === 429) {
-      return reply.code(429).send({ error: 'too_many_requests', message: error.message })
-    }
-    if ('validation' in error && error.validation) {
-      const first = error.validation[0]
-      const parameter =
-        (first?.params as { missingProperty?: string } | undefined)?.missingProperty ??
-        (first?.instancePath.replace(/^\//, '') || 'body')
-      return reply.code(400).send({ error: 'bad_request', parameter, message: error.message })
-    }
-    if (error.statusCode && error.statusCode < 500) {
-      return reply
-        .code(error.statusCode)
-        .send({ error: 'bad_request', parameter: 'body', message: error.message })
-    }
-    request.log.error({ err: error }, 'account route failed')
-    return reply.code(500).send({ error: 'internal', message: 'The request failed.' })
-  })
-
-  async function session(request: FastifyRequest): Promise<VerifiedSession> {
-    const token = bearer(request)
-    const verified = token ? await verifier.verify(token) : null
-    if (!verified) throw unauthorized()
-    return verified
-  }
 
   app.get('/api/me', async (request, reply) => {
-    const s = await session(request)
+    const s = sessionOf(request)
     reply.header('cache-control', 'no-store')
     const member = ctx?.members.memberById(s.memberId) ?? null
     const record = ctx?.members.sessionById(s.sessionId) ?? null
@@ -111,13 +65,15 @@ export async function meRoutes(
     '/api/me/password',
     { schema: { body: passwordBody } },
     async (request) => {
-      const s = await session(request)
+      const s = sessionOf(request)
       const member = ctx?.members.memberById(s.memberId)
       if (!ctx || !member?.passwordHash) {
-        throw new ApiError(409, {
-          error: 'not_supported',
-          message: 'Passwords are managed by the identity provider.',
-        })
+        throw new HttpError(
+          409,
+          'Passwords are managed by the identity provider.',
+          undefined,
+          'not_supported',
+        )
       }
       checkAttemptAllowed(ctx, memberKey(member.memberId), request.ip, 'password.change_locked')
       countAttempt(ctx, memberKey(member.memberId), request.ip)
@@ -149,7 +105,7 @@ export async function meRoutes(
   )
 
   app.post('/api/me/sessions/revoke-all', async (request) => {
-    const s = await session(request)
+    const s = sessionOf(request)
     const revoked = ctx ? ctx.members.revokeMemberSessions(s.memberId, ctx.now()) : 0
     ctx?.audit('session.revoked_all', { memberId: s.memberId, ip: request.ip, detail: { revoked } })
     return { ok: true, revoked_sessions: revoked }

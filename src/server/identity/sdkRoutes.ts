@@ -17,7 +17,7 @@ const origin = (request: FastifyRequest) => `${request.protocol}://${request.hos
 export async function sdkRoutes(app: FastifyInstance, opts: { ctx: IdentityContext }) {
   const { ctx } = opts
   // The SDK endpoints are how a session is made: public, each checks its own tokens.
-  declareRoutes(app, { public: true })
+  declareRoutes(app, { auth: 'public' })
   installStytchErrors(app)
 
   app.get<{ Params: { publicToken: string } }>('/projects/bootstrap/:publicToken', async (request, reply) => {

@@ -5,7 +5,7 @@ import type { AlertsSettings } from '../../generated/types'
 import { resolveColor } from '../../shared/config/resolveColor'
 import { zonedInstant } from '../../shared/time/zonedInstant'
 import { AlertsEngine, type Alert } from '../alerts'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import { createAlertsStore, type AlertsStore } from '../store/alertsStore'
 import { parseAlertsQuery } from './alertsQuery'
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { MitigationSettings } from '../../generated/types'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import { MitigationData } from './mitigationData'
 import { rankCircuits } from './mitigationScore'
 import { parseWeights } from './mitigationWeights'

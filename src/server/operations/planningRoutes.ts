@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { PlanningSettings } from '../../generated/types'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import { windowSettings } from '../grids/gridCatalog'
 import { currentWindowHour, windowStart, windowTimes } from '../grids/forecastWindow'
 import { GridStore } from '../store/gridStore'

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { PspsRollupSettings } from '../../generated/types'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import { buildPspsEvent, parseSort, pspsCsv, sortRows, type PspsEvent } from './pspsEvent'
 

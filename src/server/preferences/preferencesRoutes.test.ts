@@ -3,7 +3,7 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { installRouteAuth } from '../auth/routeAuth'
+import sessionPlugin from '../auth/sessionPlugin'
 import type { SessionVerifier } from '../auth/sessionVerifier'
 import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
 import { createPreferencesStore } from '../store/preferencesStore'
@@ -31,7 +31,11 @@ beforeEach(async () => {
   db = new Database(':memory:')
   db.exec(fs.readFileSync(path.join(ACCOUNTS_MIGRATIONS_DIR, '060_member_preferences.sql'), 'utf8'))
   app = Fastify()
-  installRouteAuth(app, verifier, { cookieName: 'stytch_session' })
+  await app.register(sessionPlugin, {
+    verifier,
+    cookieName: 'stytch_session',
+    rbac: { resources: [], roles: [] },
+  })
   await app.register(preferencesRoutes, { store: createPreferencesStore(db), now: () => 1000 })
 })
 

@@ -6,7 +6,7 @@ import {
   type PreferenceDefinition,
 } from '../../shared/preferences'
 import { sessionOf } from '../auth/routeAuth'
-import { badRequest } from '../data/httpErrors'
+import { badRequest } from '../http/httpErrors'
 import { createPreferencesStore, type PreferencesStore } from '../store/preferencesStore'
 
 export interface PreferencesRoutesOptions {

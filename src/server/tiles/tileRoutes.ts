@@ -1,7 +1,7 @@
 import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { VectorSourceDef } from '../store/catalog'
-import { badRequest, notFound } from '../data/httpErrors'
+import { badRequest, notFound } from '../http/httpErrors'
 import { isValidTile, MAX_TILE_INDEX, MAX_TILE_ZOOM } from './tileMath'
 import { TileCache, type TileCacheOptions } from './tileCache'
 import { declareRoutes } from '../auth/routeAuth'

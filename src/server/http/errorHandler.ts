@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { badRequest, errorCodeOf, HttpError, sendError } from './httpErrors'
+
+/** The parameter a JSON Schema validation error names: the failing field, else the part of the request. */
+export function validationParameter(error: FastifyError): string {
+  const first = error.validation?.[0]
+  const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty
+  const fromPath = first?.instancePath.replace(/^\//, '').split('/')[0]
+  return fromPath || (typeof missing === 'string' ? missing : '') || error.validationContext || 'request'
+}
+
+/**
+ * The app's one error handler (Fastify `setErrorHandler`): schema validation → 400 naming the
+ * parameter; an HttpError → its status and body; Fastify's own 4xx (unparseable JSON, body too
+ * large, unsupported media type) → that status with `parameter: 'body'`; anything else is logged
+ * and answers 500 without detail. Nothing a client sends reaches the 500 branch.
+ */
+export function handleError(
+  error: FastifyError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof HttpError) return sendError(reply, error)
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation) {
+    const parameter = validationParameter(fastifyError)
+    return badRequest(
+      reply,
+      parameter,
+      `${parameter} ${fastifyError.validation[0]?.message ?? error.message}`,
+    )
+  }
+  const status = fastifyError.statusCode
+  if (status !== undefined && status >= 400 && status < 500) {
+    // Fastify's own 400/413/415 are about the body (unparseable JSON, too large, wrong media type).
+    const aboutBody = status === 400 || status === 413 || status === 415
+    const body = aboutBody
+      ? { error: errorCodeOf(status), parameter: 'body', message: error.message }
+      : { error: errorCodeOf(status), message: error.message }
+    return reply.code(status).send(body)
+  }
+  request.log.error(error)
+  return reply.code(500).send({ error: 'internal', message: 'internal server error' })
+}
+
+/** Installs handleError on an app (buildApp does it at the root; every plugin inherits it). */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler(handleError)
+}
