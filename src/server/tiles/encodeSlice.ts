@@ -1,5 +1,5 @@
 import type Flatbush from 'flatbush'
-import { fromVectorTileJs } from 'vt-pbf'
+import { encodeLayer } from './mvtEncoder'
 import { pickFeatures } from './pickFeatures'
 import { sliceTile } from './sliceTile'
 import type { TileData } from './tileData'
@@ -75,16 +75,6 @@ export function encodeSlice(
     tolerance: plan.tolerance,
   })
   if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
-  const pbf = fromVectorTileJs({
-    layers: {
-      [layer]: {
-        name: layer,
-        version: 2,
-        extent: EXTENT,
-        length: features.length,
-        feature: (i) => features[i],
-      },
-    },
-  })
+  const pbf = encodeLayer(data, layer, features, EXTENT)
   return { pbf, features: features.length, mode: plan.thin || matched > plan.limit ? 'thinned' : 'full' }
 }

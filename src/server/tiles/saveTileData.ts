@@ -1,8 +1,7 @@
-import Flatbush from 'flatbush'
 import { serverSettings } from '../appSettings'
 import type { Store } from '../store/Store'
 import { saveTileArchives, type ArchiveProgress } from './renderArchive'
-import { buildTileData } from './tileData'
+import { spatialIndex, buildTileData } from './tileData'
 import { tileDataPath, writeTileData } from './tileDataFile'
 
 /**
@@ -23,7 +22,7 @@ export function saveTileData(
   const data = buildTileData(dataset, rows)
   const file = tileDataPath(store.location, datasetId)
   writeTileData(file, data, { version: rows.version, count: rows.count, bbox: rows.bbox })
-  const ready = { data, index: data.index ? Flatbush.from(data.index) : null }
+  const ready = { data, index: spatialIndex(data) }
   const archived = saveTileArchives(store, datasetId, ready, serverSettings().tiles, onProgress)
   return { file, archived }
 }

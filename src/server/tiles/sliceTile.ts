@@ -16,32 +16,35 @@ export interface TilePoint {
 type Tags = Record<string, string | number>
 
 /**
- * One feature cut into a tile, in the shape vt-pbf's `fromVectorTileJs` writes (vector-tile-js
- * features): integer tile coordinates, rings of `{x, y}`; points are one ring of all positions.
+ * One feature cut into a tile: integer tile coordinates, rings of `{x, y}`; points are one ring
+ * of all positions. `k` is its position in the TileData, whose value ids the encoder
+ * (mvtEncoder.ts) writes; `properties` (decoded values, built on demand) and `loadGeometry` give
+ * it vector-tile-js's shape, which vt-pbf's `fromVectorTileJs` also reads.
  */
 export class SlicedFeature {
   constructor(
     readonly id: number,
     readonly type: 1 | 2 | 3,
-    readonly properties: Tags,
+    readonly k: number,
     readonly geometry: TilePoint[][],
+    private readonly data: TileData,
   ) {}
+
+  get properties(): Tags {
+    return tagsOf(this.data, this.k)
+  }
 
   loadGeometry(): TilePoint[][] {
     return this.geometry
   }
 }
 
-function tagsOf(t: TileData, k: number): Tags {
+/** A feature's properties from its value ids (missing values left out). */
+export function tagsOf(t: TileData, k: number): Tags {
   const tags: Tags = {}
   for (const f of t.fields) {
-    if (f.numbers) {
-      const v = f.numbers[k] as number
-      if (!Number.isNaN(v)) tags[f.name] = v
-    } else if (f.codes) {
-      const c = f.codes[k] as number
-      if (c >= 0) tags[f.name] = f.dict[c] as string
-    }
+    const c = f.codes[k] as number
+    if (c >= 0) tags[f.name] = (f.numeric ? t.numbers[c] : t.strings[c]) as string | number
   }
   return tags
 }
@@ -106,7 +109,7 @@ export function sliceTile(
         const py = Math.round((coords[2 * v + 1] as number) * scale - oy)
         if (px >= lo && px <= hi && py >= lo && py <= hi) pts.push({ x: px, y: py })
       }
-      if (pts.length) out.push(new SlicedFeature(t.ids[k] as number, 1, tagsOf(t, k), [pts]))
+      if (pts.length) out.push(new SlicedFeature(t.ids[k] as number, 1, k, [pts], t))
       continue
     }
     const polygon = t.kind === 'polygon'
@@ -178,7 +181,7 @@ export function sliceTile(
       if (area > 0 === outer) ring.reverse()
       rings.push(ring)
     }
-    if (rings.length) out.push(new SlicedFeature(t.ids[k] as number, polygon ? 3 : 2, tagsOf(t, k), rings))
+    if (rings.length) out.push(new SlicedFeature(t.ids[k] as number, polygon ? 3 : 2, k, rings, t))
   }
   return out
 }

@@ -3,12 +3,12 @@
 import zlib from 'node:zlib'
 import { parentPort, workerData } from 'node:worker_threads'
 import Database from 'better-sqlite3'
-import Flatbush from 'flatbush'
+import type Flatbush from 'flatbush'
 import type { Catalog } from '../store/catalog'
 import { SqliteStore } from '../store/sqliteStore'
 import { buildTile, type TileLimits } from './buildTile'
 import { encodeSlice, type BuiltTile, type SlicePlan, type TilePick } from './encodeSlice'
-import type { TileData } from './tileData'
+import { spatialIndex, type TileData } from './tileData'
 
 type Message =
   | { type: 'data'; data: TileData }
@@ -54,7 +54,7 @@ function fromStore(m: Extract<Message, { type: 'store' }>): BuiltTile {
 
 parentPort?.on('message', (m: Message) => {
   if (m.type === 'data') {
-    datasets.set(m.data.dataset, { data: m.data, index: m.data.index ? Flatbush.from(m.data.index) : null })
+    datasets.set(m.data.dataset, { data: m.data, index: spatialIndex(m.data) })
     return
   }
   try {

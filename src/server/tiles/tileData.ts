@@ -4,12 +4,16 @@ import { mercX, mercY } from '../store/geometryCodec'
 import type { TileRows } from '../store/tileRows'
 import { simplifyImportance } from './simplifyImportance'
 
-/** One attribute column: numbers (NaN = missing) or dictionary codes (-1 = missing). */
+/**
+ * One attribute column as value ids, assigned once when the tile data is built: a string field's
+ * ids index `TileData.strings`, a number field's `TileData.numbers` (-1 = missing). One
+ * dictionary per kind for the whole dataset, so cutting a tile maps ids to the tile's value table
+ * without hashing a property (see mvtEncoder.ts).
+ */
 export interface TileField {
   name: string
-  numbers: Float64Array | null
-  codes: Int32Array | null
-  dict: string[]
+  numeric: boolean
+  codes: Int32Array
 }
 
 /**
@@ -27,14 +31,20 @@ export interface TileData {
   ids: Int32Array
   /** Size ranks (√area, line extent; points get 1). */
   sizes: Float64Array
-  /** Flatbush data over the mercator boxes (null when empty). */
+  /** Flatbush data over the mercator boxes (null when empty): `indexBytes` from byte `indexOffset`. */
   index: ArrayBuffer | SharedArrayBuffer | null
+  indexOffset: number
+  indexBytes: number
   featRing: Uint32Array
   ringStart: Uint32Array
   ringOuter: Uint8Array
   coords: Float64Array
   importance: Float32Array
   fields: TileField[]
+  /** Distinct string values of every string field (ids 0..strings.length-1). */
+  strings: string[]
+  /** Distinct numbers of every number field (ids 0..numbers.length-1). */
+  numbers: Float64Array
 }
 
 class Grow<T extends Float64Array | Uint32Array | Uint8Array | Float32Array> {
@@ -74,11 +84,13 @@ export function buildTileData(d: DatasetDef, source: TileRows): TileData {
   const coords = new Grow(new Float64Array(8 * n + 16), (k) => new Float64Array(k))
   const fields: TileField[] = d.fields.map((f) => ({
     name: f.name,
-    numbers: f.type === 'number' ? new Float64Array(n) : null,
-    codes: f.type === 'number' ? null : new Int32Array(n),
-    dict: [],
+    numeric: f.type === 'number',
+    codes: new Int32Array(n),
   }))
-  const dictIndex = fields.map(() => new Map<string, number>())
+  const strings: string[] = []
+  const stringIds = new Map<string, number>()
+  const numbers = new Grow(new Float64Array(1024), (k) => new Float64Array(k))
+  const numberIds = new Map<number, number>()
   let k = 0
   for (const row of source.rows) {
     if (k >= n) break
@@ -112,24 +124,30 @@ export function buildTileData(d: DatasetDef, source: TileRows): TileData {
       }
     }
     boxes.set([minx, miny, maxx, maxy], 4 * k)
-    fields.forEach((f, i) => {
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i] as TileField
       const v = row[i + 3]
-      if (f.numbers) f.numbers[k] = typeof v === 'number' ? v : NaN
-      else if (f.codes) {
-        if (v === null || v === undefined) f.codes[k] = -1
-        else {
-          const s = String(v)
-          const dict = dictIndex[i] as Map<string, number>
-          let code = dict.get(s)
-          if (code === undefined) {
-            code = f.dict.length
-            f.dict.push(s)
-            dict.set(s, code)
+      let code = -1
+      if (f.numeric) {
+        if (typeof v === 'number' && !Number.isNaN(v)) {
+          code = numberIds.get(v) ?? -1
+          if (code < 0) {
+            code = numbers.length
+            numbers.push(v)
+            numberIds.set(v, code)
           }
-          f.codes[k] = code
+        }
+      } else if (v !== null && v !== undefined) {
+        const s = String(v)
+        code = stringIds.get(s) ?? -1
+        if (code < 0) {
+          code = strings.length
+          strings.push(s)
+          stringIds.set(s, code)
         }
       }
-    })
+      f.codes[k] = code
+    }
     k += 1
   }
   featRing[k] = ringStart.length
@@ -162,12 +180,16 @@ export function buildTileData(d: DatasetDef, source: TileRows): TileData {
     ids: k === n ? ids : ids.slice(0, k),
     sizes: k === n ? sizes : sizes.slice(0, k),
     index,
+    indexOffset: 0,
+    indexBytes: index?.byteLength ?? 0,
     featRing: k === n ? featRing : featRing.slice(0, k + 1),
     ringStart: starts,
     ringOuter: ringOuter.done(),
     coords: xy,
     importance,
-    fields,
+    fields: k === n ? fields : fields.map((f) => ({ ...f, codes: f.codes.slice(0, k) })),
+    strings,
+    numbers: numbers.done(),
   }
 }
 
@@ -181,10 +203,11 @@ export function tileDataTransfer(t: TileData): ArrayBuffer[] {
     t.ringOuter.buffer,
     t.coords.buffer,
     t.importance.buffer,
+    t.numbers.buffer,
   ] as ArrayBuffer[]
-  if (t.index instanceof ArrayBuffer) out.push(t.index)
-  for (const f of t.fields) out.push((f.numbers ?? f.codes ?? new Float64Array()).buffer as ArrayBuffer)
-  return out
+  if (t.index instanceof ArrayBuffer && t.indexBytes === t.index.byteLength) out.push(t.index)
+  for (const f of t.fields) out.push(f.codes.buffer as ArrayBuffer)
+  return out.filter((b, i) => out.indexOf(b) === i)
 }
 
 function shared<T extends Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array>(
@@ -200,14 +223,17 @@ function shared<T extends Float64Array | Float32Array | Int32Array | Uint32Array
 /** The same tile data in SharedArrayBuffers, so worker threads read it without copies. */
 export function sharedTileData(t: TileData): TileData {
   let index = t.index
+  let indexOffset = t.indexOffset
   if (index && !(index instanceof SharedArrayBuffer)) {
-    const sab = new SharedArrayBuffer(index.byteLength)
-    new Uint8Array(sab).set(new Uint8Array(index))
+    const sab = new SharedArrayBuffer(t.indexBytes)
+    new Uint8Array(sab).set(new Uint8Array(index, indexOffset, t.indexBytes))
     index = sab
+    indexOffset = 0
   }
   return {
     ...t,
     index,
+    indexOffset,
     ids: shared(t.ids, (b) => new Int32Array(b)),
     sizes: shared(t.sizes, (b) => new Float64Array(b)),
     featRing: shared(t.featRing, (b) => new Uint32Array(b)),
@@ -215,10 +241,12 @@ export function sharedTileData(t: TileData): TileData {
     ringOuter: shared(t.ringOuter, (b) => new Uint8Array(b)),
     coords: shared(t.coords, (b) => new Float64Array(b)),
     importance: shared(t.importance, (b) => new Float32Array(b)),
-    fields: t.fields.map((f) => ({
-      ...f,
-      numbers: f.numbers ? shared(f.numbers, (b) => new Float64Array(b)) : null,
-      codes: f.codes ? shared(f.codes, (b) => new Int32Array(b)) : null,
-    })),
+    numbers: shared(t.numbers, (b) => new Float64Array(b)),
+    fields: t.fields.map((f) => ({ ...f, codes: shared(f.codes, (b) => new Int32Array(b)) })),
   }
+}
+
+/** The Flatbush index of a dataset's tile data (a view over its bytes, no copy). */
+export function spatialIndex(t: TileData): Flatbush | null {
+  return t.index ? Flatbush.from(t.index as ArrayBuffer, t.indexOffset) : null
 }

@@ -51,13 +51,22 @@ describe('tile data file', () => {
       expect(Array.from(back?.coords ?? [])).toEqual(Array.from(t.coords))
       expect(Array.from(back?.importance ?? [])).toEqual(Array.from(t.importance))
       expect(Array.from(back?.ringStart ?? [])).toEqual(Array.from(t.ringStart))
-      expect(back?.fields.map((f) => [f.name, f.dict, Array.from(f.numbers ?? f.codes ?? [])])).toEqual([
-        ['kind', ['k0', 'k2'], [0, -1, 1]],
-        ['height', [], [0, 1.5, NaN]],
+      // Values as ids, one dictionary per kind: strings k0, k2; numbers 0, 1.5 (-1 = missing).
+      expect(back?.fields.map((f) => [f.name, f.numeric, Array.from(f.codes)])).toEqual([
+        ['kind', false, [0, -1, 1]],
+        ['height', true, [0, 1, -1]],
       ])
-      expect(new Uint8Array(back?.index ?? new ArrayBuffer(0))).toEqual(
-        new Uint8Array(t.index ?? new ArrayBuffer(0)),
-      )
+      expect(back?.strings).toEqual(['k0', 'k2'])
+      expect(Array.from(back?.numbers ?? [])).toEqual([0, 1.5])
+      const indexBytes = (x: typeof t | null) =>
+        x?.index ? new Uint8Array(x.index, x.indexOffset, x.indexBytes) : new Uint8Array()
+      expect(indexBytes(back)).toEqual(indexBytes(t))
+      // Read straight into one SharedArrayBuffer (what the server hands the tile workers).
+      const shared = await readTileData(file, stamp, true)
+      expect(shared?.coords.buffer).toBeInstanceOf(SharedArrayBuffer)
+      expect(shared?.index).toBe(shared?.coords.buffer)
+      expect(Array.from(shared?.coords ?? [])).toEqual(Array.from(t.coords))
+      expect(indexBytes(shared)).toEqual(indexBytes(t))
       expect(await readTileData(file, { ...stamp, version: 4 })).toBeNull()
       expect(await readTileData(file, { ...stamp, count: 2 })).toBeNull()
       expect(await readTileData(file, { ...stamp, bbox: null })).toBeNull()
@@ -96,7 +105,8 @@ describe('saveTileData', () => {
       expect(saved?.file).toBe(tileDataPath(path.join(dir, 'emberline.sqlite'), 'things'))
       const back = await readTileData(saved?.file as string, store.info('things'))
       expect(back?.n).toBe(1)
-      expect(back?.fields[0]?.dict).toEqual(['a'])
+      expect(back?.strings).toEqual(['a'])
+      expect(Array.from(back?.numbers ?? [])).toEqual([2])
     } finally {
       store.close()
       fs.rmSync(dir, { recursive: true, force: true })

@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { GeometryKind } from '../store/catalog'
 import type { TileData, TileField } from './tileData'
 
-const MAGIC = 'EBTILE02'
+const MAGIC = 'EBTILE03'
 
 type ArrayName = 'ids' | 'sizes' | 'featRing' | 'ringStart' | 'ringOuter' | 'coords' | 'importance'
 const ARRAYS: { name: ArrayName; make: (b: ArrayBuffer, off: number, n: number) => ArrayBufferView }[] = [
@@ -30,7 +30,9 @@ interface Header {
   stamp: TileDataStamp
   arrays: number[]
   index: number
-  fields: { name: string; numeric: boolean; dict: string[] }[]
+  fields: { name: string; numeric: boolean }[]
+  strings: string[]
+  numbers: number
 }
 
 const pad8 = (n: number): number => (n + 7) & ~7
@@ -43,8 +45,8 @@ export function tileDataPath(storeFile: string, dataset: string): string {
 /** Writes the tile data (atomically: temp file + rename) so the next start loads it instead of building. */
 export function writeTileData(file: string, t: TileData, stamp: TileDataStamp): void {
   const views: ArrayBufferView[] = ARRAYS.map((a) => t[a.name])
-  const index = t.index ? new Uint8Array(t.index) : new Uint8Array()
-  const columns = t.fields.map((f) => (f.numbers ?? f.codes) as ArrayBufferView)
+  const index = t.index ? new Uint8Array(t.index, t.indexOffset, t.indexBytes) : new Uint8Array()
+  const columns: ArrayBufferView[] = [...t.fields.map((f) => f.codes), t.numbers]
   const header: Header = {
     dataset: t.dataset,
     kind: t.kind,
@@ -52,7 +54,9 @@ export function writeTileData(file: string, t: TileData, stamp: TileDataStamp): 
     stamp,
     arrays: ARRAYS.map((a) => (t[a.name] as { length: number }).length),
     index: index.byteLength,
-    fields: t.fields.map((f) => ({ name: f.name, numeric: f.numbers !== null, dict: f.dict })),
+    fields: t.fields.map((f) => ({ name: f.name, numeric: f.numeric })),
+    strings: t.strings,
+    numbers: t.numbers.length,
   }
   const head = Buffer.from(JSON.stringify(header))
   const parts: Buffer[] = [Buffer.from(MAGIC), Buffer.alloc(8)]
@@ -74,12 +78,31 @@ function sameStamp(a: TileDataStamp, b: TileDataStamp): boolean {
   return a.version === b.version && a.count === b.count && JSON.stringify(a.bbox) === JSON.stringify(b.bbox)
 }
 
-/** Reads tile data written for exactly `stamp` (asynchronously); null when missing, stale or unreadable. */
-export async function readTileData(file: string, stamp: TileDataStamp): Promise<TileData | null> {
-  let buf: Buffer
+/**
+ * Reads tile data written for exactly `stamp` (asynchronously); null when missing, stale or
+ * unreadable. With `shared` the file is read straight into one SharedArrayBuffer and every array
+ * is a view of it: the worker pool gets the data without a copy, and RSS holds it once.
+ */
+export async function readTileData(
+  file: string,
+  stamp: TileDataStamp,
+  shared = false,
+): Promise<TileData | null> {
   try {
-    buf = await fs.promises.readFile(file)
-    return parse(buf, stamp)
+    if (!shared) return parse(await fs.promises.readFile(file), stamp)
+    const fh = await fs.promises.open(file, 'r')
+    try {
+      const size = (await fh.stat()).size
+      const buf = Buffer.from(new SharedArrayBuffer(size))
+      for (let at = 0; at < size;) {
+        const { bytesRead } = await fh.read(buf, at, Math.min(size - at, 64 << 20), at)
+        if (bytesRead === 0) return null
+        at += bytesRead
+      }
+      return parse(buf, stamp)
+    } finally {
+      await fh.close()
+    }
   } catch {
     return null
   }
@@ -108,23 +131,15 @@ function parse(input: Buffer, stamp: TileDataStamp): TileData | null {
     const bytesPer = a.name === 'ringOuter' ? 1 : a.name === 'sizes' || a.name === 'coords' ? 8 : 4
     return take(a.make, n, n * bytesPer)
   })
-  const index = header.index > 0 ? ab.slice(off, off + header.index) : null
+  const index = header.index > 0 ? ab : null
+  const indexOffset = header.index > 0 ? off : 0
   off += pad8(header.index)
-  const fields: TileField[] = header.fields.map((f) =>
-    f.numeric
-      ? {
-          name: f.name,
-          numbers: take((b, o, n) => new Float64Array(b, o, n), header.n, 8 * header.n),
-          codes: null,
-          dict: [],
-        }
-      : {
-          name: f.name,
-          numbers: null,
-          codes: take((b, o, n) => new Int32Array(b, o, n), header.n, 4 * header.n),
-          dict: f.dict,
-        },
-  )
+  const fields: TileField[] = header.fields.map((f) => ({
+    name: f.name,
+    numeric: f.numeric,
+    codes: take((b, o, n) => new Int32Array(b, o, n), header.n, 4 * header.n),
+  }))
+  const numbers = take((b, o, n) => new Float64Array(b, o, n), header.numbers, 8 * header.numbers)
   if (off > buf.byteOffset + buf.length) return null
   const [ids, sizes, featRing, ringStart, ringOuter, coords, importance] = arrays
   return {
@@ -135,11 +150,15 @@ function parse(input: Buffer, stamp: TileDataStamp): TileData | null {
     ids: ids as Int32Array,
     sizes: sizes as Float64Array,
     index,
+    indexOffset,
+    indexBytes: header.index,
     featRing: featRing as Uint32Array,
     ringStart: ringStart as Uint32Array,
     ringOuter: ringOuter as Uint8Array,
     coords: coords as Float64Array,
     importance: importance as Float32Array,
     fields,
+    strings: header.strings,
+    numbers,
   }
 }

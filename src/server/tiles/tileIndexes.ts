@@ -1,7 +1,7 @@
-import Flatbush from 'flatbush'
+import type Flatbush from 'flatbush'
 import type { DatasetDef } from '../store/catalog'
 import type { Store } from '../store/Store'
-import { buildTileData, sharedTileData, type TileData } from './tileData'
+import { spatialIndex, buildTileData, sharedTileData, type TileData } from './tileData'
 import { readTileData, tileDataPath } from './tileDataFile'
 import { serverSettings } from '../appSettings'
 import { startWorker } from './startWorker'
@@ -154,7 +154,7 @@ export class TileIndexes {
       const file = this.store.location ? tileDataPath(this.store.location, dataset.id) : null
       if (!file || !this.useWorker()) return false
       const info = this.store.info(dataset.id)
-      const data = await readTileData(file, info)
+      const data = await readTileData(file, info, this.pool !== null)
       if (!data || data.version !== this.store.info(dataset.id).version) return false
       this.accept(data)
       return true
@@ -196,7 +196,7 @@ export class TileIndexes {
   private accept(built: TileData): ReadyTileData {
     const data = this.pool ? sharedTileData(built) : built
     this.pool?.share(data)
-    const ready = { data, index: data.index ? Flatbush.from(data.index) : null }
+    const ready = { data, index: spatialIndex(data) }
     const have = this.ready.get(data.dataset)
     if (!have || have.data.version <= data.version) this.ready.set(data.dataset, ready)
     return ready

@@ -2,13 +2,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
-import Flatbush from 'flatbush'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Catalog, DatasetDef } from '../store/catalog'
 import { openStore } from '../store/sqliteStore'
 import { buildTile } from './buildTile'
 import { encodeSlice } from './encodeSlice'
-import { buildTileData, sharedTileData } from './tileData'
+import { buildTileData, sharedTileData, spatialIndex } from './tileData'
 import { TilePool } from './tilePool'
 
 const d: DatasetDef = { id: 'sites', geometry: 'point', fields: [{ name: 'name', type: 'string' }] }
@@ -41,7 +40,7 @@ describe('TilePool', () => {
   it('builds in worker threads exactly the tile the main thread builds, gzipped', async () => {
     pool.share(data)
     const [z, x, y] = [8, 52, 101]
-    const inline = encodeSlice(data, Flatbush.from(data.index as SharedArrayBuffer), d.id, z, x, y, plan)
+    const inline = encodeSlice(data, spatialIndex(data), d.id, z, x, y, plan)
     const pooled = await pool.run(d.id, version, z, x, y, plan)
     expect(inline.features).toBeGreaterThan(10)
     expect(pooled?.features).toBe(inline.features)
