@@ -11,6 +11,7 @@ export function checkApp(ix: CatalogueIndex): void {
     if (zoom < app.map.minZoom || zoom > app.map.maxZoom) ix.ctx.report(A, ['map', mode, 'zoom'], `zoom ${zoom} is outside minZoom..maxZoom`)
     if (Math.abs(center[0]) > 180 || Math.abs(center[1]) > 90) ix.ctx.report(A, ['map', mode, 'center'], `center must be [longitude, latitude]`)
   }
+  checkBasemap(ix)
   app.riskLabels.forEach((r, i) => {
     const prev = app.riskLabels[i - 1]
     if (prev && !(r.min < prev.min)) ix.ctx.report(A, ['riskLabels', i, 'min'], `risk labels must be strictly descending by min (${r.min} after ${prev.min})`)
@@ -63,5 +64,29 @@ export function checkTheme(ix: CatalogueIndex): void {
   const palette = new Set(Object.keys(ix.theme.colors))
   for (const name of Object.keys(ix.theme.map)) {
     if (palette.has(name)) ix.ctx.report('theme', ['map', name], `colour name '${name}' is also defined under colors`, true)
+  }
+}
+
+/** map.basemap: what each kind needs (a URL of the right shape, an attribution) and nothing it does not use. */
+function checkBasemap(ix: CatalogueIndex): void {
+  const b = ix.app.map.basemap
+  const at = ['map', 'basemap'] as const
+  const kind = b.type === 'xyz' ? 'an xyz basemap' : 'a pmtiles basemap'
+  if (b.type === 'offline') {
+    for (const key of ['url', 'attribution', 'maxZoom', 'subdomains', 'placeLabels'] as const)
+      if (b[key] !== undefined) ix.ctx.report(A, [...at, key], `'${key}' is not used by the offline basemap`, true)
+    return
+  }
+  if (b.url === undefined) ix.ctx.report(A, at, `${kind} needs 'url'`)
+  else if (!/^(https?:\/\/[^/]+|\/)/.test(b.url)) ix.ctx.report(A, [...at, 'url'], `url must start with https://, http:// or / (a path on this server)`)
+  else if (b.type === 'xyz') {
+    const missing = ['{z}', '{x}', '{y}'].filter((p) => !b.url?.includes(p))
+    if (missing.length > 0) ix.ctx.report(A, [...at, 'url'], `an xyz url template needs ${missing.join(', ')}`)
+    if (b.url.includes('{s}') && b.subdomains === undefined) ix.ctx.report(A, [...at, 'url'], `url uses {s}: list the values in 'subdomains'`)
+  } else if (!/\.pmtiles(\?|$)/.test(b.url)) ix.ctx.report(A, [...at, 'url'], `a pmtiles url names a .pmtiles archive`)
+  if (b.attribution === undefined) ix.ctx.report(A, at, `${kind} needs 'attribution' (the credit its licence asks for)`)
+  if (b.type === 'pmtiles') {
+    for (const key of ['subdomains', 'placeLabels'] as const)
+      if (b[key] !== undefined) ix.ctx.report(A, [...at, key], `'${key}' is not used by a pmtiles basemap`, true)
   }
 }

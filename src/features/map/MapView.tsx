@@ -1,6 +1,6 @@
 import type { Map as LeafletMap } from 'leaflet'
 import { useMemo, useState } from 'react'
-import { MapContainer, ScaleControl } from 'react-leaflet'
+import { AttributionControl, MapContainer, ScaleControl } from 'react-leaflet'
 import { appConfig } from '../../shared/config'
 import { BasemapLayer } from './basemap/BasemapLayer'
 import { LocateControl } from './controls/LocateControl'
@@ -37,6 +37,7 @@ export function MapView({ demo, shared, onMap }: MapViewProps) {
       <ConfigLayers demo={demo} registry={registry} />
       <FeaturePopups registry={registry} now={now} />
       <ScaleControl position="bottomleft" />
+      <AttributionControl position="bottomright" prefix={false} />
       <LocateControl />
       <ShareUrlSync />
     </MapContainer>

@@ -3,6 +3,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
+import { appConfig } from '../../shared/config'
+import { basemapOrigins } from './basemapOrigins'
 
 export interface SecurityHeadersOptions {
   /** The built web app (its index.html's inline scripts are allowed by hash). */
@@ -35,14 +37,15 @@ export function inlineScriptHashes(html: string): string[] {
 export function cspDirectives(opts: SecurityHeadersOptions): Record<string, string[]> {
   const index = opts.staticDir ? path.join(opts.staticDir, 'index.html') : null
   const html = index && fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : ''
+  const basemap = basemapOrigins(appConfig.map.basemap)
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...inlineScriptHashes(html)],
     'worker-src': ["'self'", 'blob:'],
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'blob:'],
+    'img-src': ["'self'", 'data:', 'blob:', ...basemap.img],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...(opts.connectSrc ?? [])],
+    'connect-src': ["'self'", ...(opts.connectSrc ?? []), ...basemap.connect],
     'frame-ancestors': ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],

@@ -4,31 +4,93 @@ import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
 import { appConfig } from '../../../shared/config'
 import { resolveColor } from '../catalog/catalog'
-import { basemapLabelRules, basemapPaintRules } from './basemapStyle'
+import { ensurePanes, PANES } from '../render/panes'
+import { basemapPlan, OFFLINE_ATTRIBUTION, type BasemapBase, type BasemapOverlay } from './basemapPlan'
+import { basemapLabelRules, basemapOverlayPaintRules, basemapPaintRules } from './basemapStyle'
 
-/** URL of the offline basemap tiles our server generates (src/server/basemap). */
-export const BASEMAP_TILE_URL = '/api/basemap/{z}/{x}/{y}'
-const BASEMAP_MAX_DATA_ZOOM = 10
+/** Highest zoom of the offline basemap's data tiles (the server's `places` reach z10). */
+const OFFLINE_MAX_DATA_ZOOM = 10
+/** Protomaps' own basemap flavour for PMTiles archives in its schema (dark theme only). */
+const PMTILES_FLAVOR = 'dark'
 
-/** The dark basemap: the online URL from config when set, else our offline outline tiles. */
+type ProtomapsOptions = NonNullable<Parameters<typeof leafletLayer>[0]>
+const protomaps = (options: ProtomapsOptions): L.Layer => leafletLayer(options) as unknown as L.Layer
+
+/** Paint and label rules of the Protomaps flavour, read from a layer that is never added. */
+function flavorRules(url: string) {
+  const probe = leafletLayer({ url, flavor: PMTILES_FLAVOR, lang: 'en' })
+  return { paintRules: probe.paintRules, labelRules: probe.labelRules, background: probe.backgroundColor }
+}
+
+function baseLayer(base: BasemapBase): L.Layer {
+  switch (base.kind) {
+    case 'offline':
+      return protomaps({
+        url: base.url,
+        paintRules: basemapPaintRules(),
+        labelRules: [],
+        backgroundColor: resolveColor('basemapWater'),
+        maxDataZoom: OFFLINE_MAX_DATA_ZOOM,
+        attribution: base.attribution,
+        className: 'el-basemap',
+      })
+    case 'xyz':
+      return L.tileLayer(base.url, {
+        attribution: base.attribution,
+        className: 'el-basemap',
+        ...(base.maxZoom !== undefined ? { maxNativeZoom: base.maxZoom } : {}),
+        ...(base.subdomains ? { subdomains: [...base.subdomains] } : {}),
+      })
+    case 'pmtiles': {
+      const rules = flavorRules(base.url)
+      return protomaps({
+        url: base.url,
+        paintRules: rules.paintRules,
+        labelRules: [],
+        ...(rules.background ? { backgroundColor: rules.background } : {}),
+        ...(base.maxZoom !== undefined ? { maxDataZoom: base.maxZoom } : {}),
+        attribution: base.attribution,
+        className: 'el-basemap',
+      })
+    }
+  }
+}
+
+function overlayLayer(overlay: NonNullable<BasemapOverlay>): L.Layer {
+  const common = { pane: PANES.labels, className: 'el-basemap-labels' }
+  if (overlay.kind === 'offline')
+    return protomaps({
+      ...common,
+      url: overlay.url,
+      paintRules: basemapOverlayPaintRules(),
+      labelRules: basemapLabelRules(),
+      maxDataZoom: OFFLINE_MAX_DATA_ZOOM,
+      attribution: OFFLINE_ATTRIBUTION,
+    })
+  return protomaps({
+    ...common,
+    url: overlay.url,
+    paintRules: [],
+    labelRules: flavorRules(overlay.url).labelRules,
+    ...(overlay.maxZoom !== undefined ? { maxDataZoom: overlay.maxZoom } : {}),
+    attribution: '',
+  })
+}
+
+/**
+ * The basemap of config/app.yaml `map.basemap` (offline vector tiles by default, or a deployment's
+ * XYZ raster or PMTiles basemap) in Leaflet's tile pane beneath the data, and its place names (with
+ * faint outlines) in the labels pane above every data layer, so rasters never hide them.
+ */
 export function BasemapLayer() {
   const map = useMap()
   useEffect(() => {
-    const online: string | null | undefined = appConfig.map.onlineBasemapUrl
-    const layer: L.Layer = online
-      ? L.tileLayer(online, { className: 'el-basemap' })
-      : (leafletLayer({
-          url: BASEMAP_TILE_URL,
-          paintRules: basemapPaintRules(),
-          labelRules: basemapLabelRules(),
-          backgroundColor: resolveColor('basemapWater'),
-          maxDataZoom: BASEMAP_MAX_DATA_ZOOM,
-          attribution: 'US Census (us-atlas)',
-          className: 'el-basemap',
-        } as L.GridLayerOptions) as unknown as L.Layer)
-    layer.addTo(map)
+    ensurePanes(map)
+    const plan = basemapPlan(appConfig.map.basemap)
+    const layers = [baseLayer(plan.base), ...(plan.overlay ? [overlayLayer(plan.overlay)] : [])]
+    for (const layer of layers) layer.addTo(map)
     return () => {
-      layer.remove()
+      for (const layer of layers) layer.remove()
     }
   }, [map])
   return null

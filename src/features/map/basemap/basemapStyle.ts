@@ -15,24 +15,36 @@ export const BASEMAP_LAYERS = {
   places: 'places',
 } as const
 
+/** County and state outlines (beneath the data, and again faintly above it in the labels pane). */
+function boundaryRules(opacity: number): PaintRule[] {
+  const boundary = resolveColor('basemapBoundary')
+  return [
+    {
+      dataLayer: BASEMAP_LAYERS.counties,
+      minzoom: 6,
+      symbolizer: new LineSymbolizer({ color: boundary, width: 0.6, opacity: 0.7 * opacity }),
+    },
+    {
+      dataLayer: BASEMAP_LAYERS.states,
+      symbolizer: new LineSymbolizer({ color: boundary, width: 1.6, opacity }),
+    },
+  ]
+}
+
 /** Dark basemap paint: land, county and state outlines, from the theme's basemap colours. */
 export function basemapPaintRules(): PaintRule[] {
-  const boundary = resolveColor('basemapBoundary')
   return [
     {
       dataLayer: BASEMAP_LAYERS.states,
       symbolizer: new PolygonSymbolizer({ fill: resolveColor('basemapLand'), opacity: 1 }),
     },
-    {
-      dataLayer: BASEMAP_LAYERS.counties,
-      minzoom: 6,
-      symbolizer: new LineSymbolizer({ color: boundary, width: 0.6, opacity: 0.7 }),
-    },
-    {
-      dataLayer: BASEMAP_LAYERS.states,
-      symbolizer: new LineSymbolizer({ color: boundary, width: 1.6, opacity: 1 }),
-    },
+    ...boundaryRules(1),
   ]
+}
+
+/** The outlines drawn again above the data layers (with the names), faint enough not to compete with lines. */
+export function basemapOverlayPaintRules(): PaintRule[] {
+  return boundaryRules(0.6)
 }
 
 /** Place names (bigger places from lower zooms) and county names when zoomed in. */
