@@ -309,6 +309,55 @@ describe('no request answers 5xx, and none changes the stored data', () => {
     )
   })
 
+  it('member administration: SDK member endpoints and /api/admin (params, queries, bodies)', async () => {
+    await check(
+      fc.asyncProperty(
+        nasty,
+        paramsOf(['actor', 'action', 'member', 'from', 'to', 'page', 'limit']),
+        fc.oneof(
+          anyJson.map((v) => JSON.stringify(v)),
+          fc
+            .record(
+              {
+                email: nasty,
+                name: nasty,
+                roles: fc.oneof(nasty, fc.array(nasty, { maxLength: 3 })),
+                phone: nasty,
+                mfa_phone_number: nasty,
+                limit: fc.oneof(nasty, fc.integer()),
+                cursor: nasty,
+                query: anyJson,
+              },
+              { requiredKeys: [] },
+            )
+            .map((v) => JSON.stringify(v)),
+        ),
+        fc.oneof(fc.constant(undefined), nasty),
+        async (id, params, body, token) => {
+          const p = encodeURIComponent(id)
+          const basic =
+            token === undefined
+              ? {}
+              : { authorization: `Basic ${Buffer.from(`project:${token}`).toString('base64')}` }
+          for (const [method, url, payload, headers] of [
+            ['GET', `/api/admin/audit${query(params)}`, undefined, AUTH],
+            ['POST', '/api/admin/members/invite', body, AUTH],
+            ['POST', `/api/admin/members/${p}/password-reset`, '{}', AUTH],
+            ['POST', '/sdk/v1/b2b/organizations/me/members/search', body, basic],
+            ['PUT', `/sdk/v1/b2b/organizations/members/${p}`, body, basic],
+            ['DELETE', `/sdk/v1/b2b/organizations/members/${p}`, undefined, basic],
+            ['PUT', `/sdk/v1/b2b/organizations/members/${p}/reactivate`, undefined, basic],
+            ['DELETE', `/sdk/v1/b2b/organizations/members/passwords/${p}`, undefined, basic],
+            ['DELETE', `/sdk/v1/b2b/organizations/members/mfa_phone_numbers/${p}`, undefined, basic],
+            ['POST', `/sdk/v1/b2b/sessions/revoke/${p}`, undefined, basic],
+          ] as const) {
+            expect(await send(method, url, payload, headers)).toBeLessThan(500)
+          }
+        },
+      ),
+    )
+  })
+
   it('malformed requests: bad encodings, bodies, content types and sizes', async () => {
     const cases: { method: string; url: string; payload?: string; headers?: Record<string, string> }[] = [
       { method: 'GET', url: '/api/data/buildings/records?limit=%E0%A4%A' },

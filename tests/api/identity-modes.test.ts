@@ -33,11 +33,19 @@ describe('edge paths of the bundled provider', () => {
       password: TEST_PASSWORD,
     })
 
-  it('refuses sign-in for a member with no phone for the SMS step', async () => {
+  it('sends no code to a member with no phone until one is named for enrolment', async () => {
     t.ctx.members.updateMember(t.memberId, { phone: null }, t.clock.now)
     const res = await login()
-    expect(res.statusCode).toBe(403)
-    expect(res.json()).toMatchObject({ error_type: 'sms_mfa_not_enrolled' })
+    expect(res.statusCode).toBe(200)
+    const data = (res.json() as { data: { intermediate_session_token: string; member_session: null } }).data
+    expect(data.member_session).toBeNull()
+    const send = await post('/b2b/otps/sms/send', {
+      organization_id: t.ctx.settings.organizationId,
+      member_id: t.memberId,
+      intermediate_session_token: data.intermediate_session_token,
+    })
+    expect(send.statusCode).toBe(403)
+    expect(send.json()).toMatchObject({ error_type: 'sms_mfa_not_enrolled' })
   })
 
   it('answers 502 in the Stytch shape when the SMS gateway fails', async () => {

@@ -7,6 +7,8 @@ import { identitySettings, type IdentitySettings } from './settings'
 import { createThrottle, type Throttle } from './throttle'
 
 export interface AuditFields {
+  /** The administrator who acted on another member's account (member administration). */
+  actorId?: string | null
   memberId?: string | null
   subject?: string | null
   ip?: string | null
@@ -89,6 +91,7 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
       members.audit({
         at: now(),
         event,
+        actorId: fields.actorId ?? null,
         memberId: fields.memberId ?? null,
         subject: fields.subject ?? null,
         ip: fields.ip ?? null,

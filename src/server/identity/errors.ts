@@ -71,7 +71,7 @@ export const errors = {
     new StytchError(
       403,
       'sms_mfa_not_enrolled',
-      'No phone number is enrolled for the SMS step; ask an administrator.',
+      'No phone number is enrolled for the SMS step: send mfa_phone_number to enrol one.',
     ),
   resetToken: () =>
     new StytchError(

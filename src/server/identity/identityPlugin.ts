@@ -6,6 +6,7 @@ import { installErrorHandler } from '../http/errorHandler'
 import { createIdentity, type Identity } from './createIdentity'
 import { identitySettings } from './settings'
 import { meRoutes } from './meRoutes'
+import { adminRoutes } from '../members/adminRoutes'
 import { sdkRoutes } from './sdkRoutes'
 
 export interface IdentityPluginOptions {
@@ -61,4 +62,5 @@ export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginO
     )
   }
   await app.register(meRoutes, { ctx })
+  await app.register(adminRoutes, { ctx })
 }

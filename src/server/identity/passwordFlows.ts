@@ -53,11 +53,13 @@ export async function passwordAuthenticate(ctx: IdentityContext, input: Password
     throw errors.unauthorized()
   }
   clearAttempts(ctx, key, ip)
-  if (!member.phone) {
-    ctx.audit('login.no_phone', { memberId: member.memberId, ip })
-    throw errors.noPhone()
-  }
-  ctx.audit('login.password_ok', { memberId: member.memberId, ip })
+  // A member without a phone (invited, or their phone was removed by an administrator) enrols one
+  // in the SMS step: the intermediate session's member_options carry no phone number.
+  ctx.audit('login.password_ok', {
+    memberId: member.memberId,
+    ip,
+    ...(member.phone ? {} : { detail: { enrolPhone: true } }),
+  })
   const minutes = sessionLength(input.sessionMinutes, ctx.settings.sessionMinutes.login)
   return intermediateBody(ctx, member, [passwordFactor(member, ctx.now())], minutes)
 }
@@ -210,7 +212,6 @@ export async function resetPassword(ctx: IdentityContext, input: PasswordReset, 
     ip,
     detail: { revokedSessions: revoked, invalidatedResetLinks: otherLinks },
   })
-  if (!member.phone) throw errors.noPhone()
   const factor = {
     ...passwordFactor(member, now),
     delivery_method: 'email' as const,

@@ -16,8 +16,19 @@ import {
   sessionCapMinutes,
   sessionLength,
 } from './guards'
+import { normalizePhone } from './memberAdmin'
 import { memberJson, organizationJson } from './responses'
 import { fullSessionBody, issueSession } from './sessions'
+
+/** The phone a member without one enrols (E.164), or 400 naming mfa_phone_number. */
+function enrolmentPhone(phone: string | null): string {
+  if (!phone) throw errors.noPhone()
+  try {
+    return normalizePhone(phone)
+  } catch (err) {
+    throw errors.badRequest('mfa_phone_number', (err as Error).message)
+  }
+}
 
 export interface SmsSend {
   organizationId: string
@@ -32,8 +43,12 @@ export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) 
   const record = checkIntermediate(ctx, input.intermediateToken, input.memberId)
   const member = ctx.members.memberById(input.memberId)
   if (!member || member.status !== 'active') throw errors.intermediateSession()
-  if (!member.phone) throw errors.noPhone()
-  if (input.phone && input.phone.replace(/[\s()-]/g, '') !== member.phone) throw errors.phoneMismatch()
+  // Enrolment: a member without a phone names one here; the code proves it, and the phone is
+  // kept when the code is verified (smsAuthenticate).
+  const enrolPhone = member.phone ? null : enrolmentPhone(input.phone)
+  const phone = member.phone ?? enrolPhone ?? ''
+  if (member.phone && input.phone && input.phone.replace(/[\s().-]/g, '') !== member.phone)
+    throw errors.phoneMismatch()
   // A member locked by wrong codes or passwords from this address gets no more codes here.
   checkNotLocked(
     ctx,
@@ -48,7 +63,7 @@ export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) 
   const now = ctx.now()
   // Hourly caps per member and per phone number, across intermediate sessions and addresses.
   const perMember = `sms-sent:${memberKey(member.memberId)}`
-  const perPhone = `sms-sent:phone:${member.phone}`
+  const perPhone = `sms-sent:phone:${phone}`
   if (ctx.smsQuota.lockedFor(perMember, now) > 0 || ctx.smsQuota.lockedFor(perPhone, now) > 0) {
     ctx.audit('sms.hourly_cap', { memberId: member.memberId, ip })
     throw errors.tooManySendsPerHour()
@@ -58,14 +73,25 @@ export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) 
   const code = newNumericCode(digits)
   const salt = newToken(12)
   ctx.tokens.countIntermediateSend(sha256(input.intermediateToken))
-  ctx.tokens.replaceOtp(member.memberId, hashCode(code, salt), salt, now, now + expiryMinutes * 60_000)
+  ctx.tokens.replaceOtp(
+    member.memberId,
+    hashCode(code, salt),
+    salt,
+    now,
+    now + expiryMinutes * 60_000,
+    enrolPhone,
+  )
   await ctx.delivery.sms({
-    to: member.phone,
+    to: phone,
     memberId: member.memberId,
     code,
     text: `Your ${ctx.settings.productName} sign-in code is ${code}. It expires in ${expiryMinutes} minutes.`,
   })
-  ctx.audit('sms.sent', { memberId: member.memberId, ip })
+  ctx.audit('sms.sent', {
+    memberId: member.memberId,
+    ip,
+    ...(enrolPhone ? { detail: { enrolPhone: true } } : {}),
+  })
   return {
     member_id: member.memberId,
     member: memberJson(member),
@@ -91,14 +117,22 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   checkAttemptAllowed(ctx, key, ip, 'sms.locked')
   const ist = checkIntermediate(ctx, input.intermediateToken, input.memberId)
   const member = ctx.members.memberById(input.memberId)
-  if (!member || member.status !== 'active' || !member.phone) throw errors.intermediateSession()
+  if (!member || member.status !== 'active') throw errors.intermediateSession()
   countAttempt(ctx, key, ip)
   const now = ctx.now()
   const otp = ctx.tokens.latestOtp(member.memberId)
   const usable =
     otp && otp.consumedAt === null && otp.expiresAt > now && otp.attempts < ctx.settings.otp.maxAttempts
   if (otp && usable) ctx.tokens.countOtpAttempt(otp.id)
-  const matches = Boolean(otp && usable && safeEqual(hashCode(input.code, otp.salt), otp.codeHash))
+  // A code sent to enrol a phone counts only while the member still has none (and vice versa).
+  const phone = member.phone ?? otp?.phone ?? null
+  const matches = Boolean(
+    otp &&
+    usable &&
+    phone !== null &&
+    (member.phone === null || otp.phone === null) &&
+    safeEqual(hashCode(input.code, otp.salt), otp.codeHash),
+  )
   if (!otp || !matches) {
     if (otp && usable && otp.attempts + 1 >= ctx.settings.otp.maxAttempts) ctx.tokens.consumeOtp(otp.id, now)
     recordFailure(ctx, null, ip)
@@ -113,17 +147,21 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   if (!ctx.tokens.consumeIntermediate(sha256(input.intermediateToken), now))
     throw errors.intermediateSession()
   clearAttempts(ctx, key, ip)
+  if (!member.phone && phone) {
+    ctx.members.updateMember(member.memberId, { phone }, now)
+    ctx.audit('member.phone_enrolled', { memberId: member.memberId, ip })
+  }
   const smsFactor: AuthFactor = {
     delivery_method: 'sms',
     type: 'otp',
     last_authenticated_at: new Date(now).toISOString(),
-    phone_number_factor: { phone_id: `phone-${member.memberId}`, phone_number: member.phone },
+    phone_number_factor: { phone_id: `phone-${member.memberId}`, phone_number: phone ?? '' },
     sequence_order: 'SECONDARY',
   }
   const factors = [...ist.factors, smsFactor]
   const requested = sessionLength(input.sessionMinutes, ctx.settings.sessionMinutes.sms)
   const minutes = Math.min(requested, ist.sessionMinutes ?? requested, sessionCapMinutes(ctx, factors))
-  const issued = await issueSession(ctx, member, factors, minutes)
+  const issued = await issueSession(ctx, { ...member, phone }, factors, minutes)
   ctx.audit('login.success', {
     memberId: member.memberId,
     ip,

@@ -39,6 +39,8 @@ export interface SessionRecord {
 export interface AuditEntry {
   at: number
   event: string
+  /** Who acted when it was not the member themselves (an administrator); null otherwise. */
+  actorId?: string | null
   memberId: string | null
   subject: string | null
   ip: string | null
@@ -240,14 +242,15 @@ export function createIdentityStore(db: Database.Database) {
 
     audit(e: AuditEntry): void {
       db.prepare(
-        'INSERT INTO identity_audit (at, event, member_id, subject, ip, detail) VALUES (?,?,?,?,?,?)',
-      ).run(e.at, e.event, e.memberId, e.subject, e.ip, JSON.stringify(e.detail))
+        'INSERT INTO identity_audit (at, event, actor_id, member_id, subject, ip, detail) VALUES (?,?,?,?,?,?,?)',
+      ).run(e.at, e.event, e.actorId ?? null, e.memberId, e.subject, e.ip, JSON.stringify(e.detail))
     },
     auditLog: (limit = 100): AuditEntry[] =>
       (
         db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as {
           at: number
           event: string
+          actor_id: string | null
           member_id: string | null
           subject: string | null
           ip: string | null
@@ -256,6 +259,7 @@ export function createIdentityStore(db: Database.Database) {
       ).map((r) => ({
         at: r.at,
         event: r.event,
+        actorId: r.actor_id,
         memberId: r.member_id,
         subject: r.subject,
         ip: r.ip,

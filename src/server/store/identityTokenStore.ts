@@ -19,6 +19,8 @@ export interface OtpRecord {
   attempts: number
   expiresAt: number
   consumedAt: number | null
+  /** The phone the code was sent to when it enrols one (a member without a phone); else null. */
+  phone: string | null
 }
 
 export interface ResetTokenRecord {
@@ -83,14 +85,21 @@ export function createIdentityTokenStore(db: Database.Database) {
     },
 
     /** Stores a new SMS code and retires every earlier unused code of the member. */
-    replaceOtp(memberId: string, codeHash: string, salt: string, at: number, expiresAt: number): void {
+    replaceOtp(
+      memberId: string,
+      codeHash: string,
+      salt: string,
+      at: number,
+      expiresAt: number,
+      enrolPhone: string | null = null,
+    ): void {
       db.transaction(() => {
         db.prepare(
           'UPDATE identity_otp_codes SET consumed_at = ? WHERE member_id = ? AND consumed_at IS NULL',
         ).run(at, memberId)
         db.prepare(
-          'INSERT INTO identity_otp_codes (member_id, code_hash, salt, attempts, created_at, expires_at) VALUES (?,?,?,0,?,?)',
-        ).run(memberId, codeHash, salt, at, expiresAt)
+          'INSERT INTO identity_otp_codes (member_id, code_hash, salt, attempts, created_at, expires_at, phone) VALUES (?,?,?,0,?,?,?)',
+        ).run(memberId, codeHash, salt, at, expiresAt, enrolPhone)
       })()
     },
     latestOtp(memberId: string): OtpRecord | null {
@@ -105,10 +114,12 @@ export function createIdentityTokenStore(db: Database.Database) {
             attempts: number
             expires_at: number
             consumed_at: number | null
+            phone: string | null
           }
         | undefined
       if (!row) return null
       return {
+        phone: row.phone,
         id: row.id,
         memberId: row.member_id,
         codeHash: row.code_hash,

@@ -1,0 +1,282 @@
+import type { IdentityContext } from '../identity/context'
+import { newId, newToken, sha256 } from '../identity/crypto'
+import { checkRoles, normalizePhone } from '../identity/memberAdmin'
+import { resetLink, resetLinkBase } from '../identity/passwordFlows'
+import { isAuthorized } from '../identity/rbac'
+import type { MemberRecord, MemberStatus } from '../store/identityStore'
+import {
+  createMemberAdminStore,
+  type AuditFilter,
+  type AuditRecord,
+  type MemberSearch,
+} from '../store/memberAdminStore'
+import { adminErrors } from './adminError'
+import { requirePermission, type Actor } from './permission'
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/**
+ * Member administration (issue #22 item 3), HTTP-free: every action checks the actor's roles
+ * against the configured policy first (403 otherwise), then acts and writes one audit event that
+ * names the actor. The SDK-compatible routes (sdkMemberRoutes) and the /api/admin routes
+ * (adminRoutes) are thin layers over these.
+ */
+export function memberActions(ctx: IdentityContext) {
+  const store = createMemberAdminStore(ctx.members.db)
+  const policy = ctx.settings.rbac
+
+  function memberOf(memberId: string, parameter = 'member_id'): MemberRecord {
+    const member = ctx.members.memberById(memberId)
+    if (!member || member.organizationId !== ctx.settings.organizationId)
+      throw adminErrors.memberNotFound(parameter)
+    return member
+  }
+
+  /** Refuses a change after which no active member could administer members any more. */
+  function keepAnAdministrator(memberId: string, next: { roles?: string[]; status?: MemberStatus }) {
+    const remains = ctx.members.listMembers().some((m) => {
+      const roles = m.memberId === memberId ? (next.roles ?? m.roles) : m.roles
+      const status = m.memberId === memberId ? (next.status ?? m.status) : m.status
+      return status === 'active' && isAuthorized(policy, roles, 'members', 'update')
+    })
+    if (!remains) throw adminErrors.conflict('This would leave no active member who can administer members.')
+  }
+
+  function audit(event: string, actor: Actor, memberId: string, detail?: Record<string, unknown>) {
+    ctx.audit(event, { actorId: actor.memberId, memberId, ip: actor.ip, detail })
+  }
+
+  /** A set-password link (invitation or administrator's reset): no PKCE, so any browser may open it. */
+  function linkBase(requestOrigin: string): string {
+    const base = resetLinkBase(ctx, requestOrigin)
+    if (!base)
+      throw adminErrors.conflict(
+        'Links cannot be built for this address: set EMBERLINE_PUBLIC_URL (or EMBERLINE_ALLOWED_HOSTS).',
+      )
+    return base
+  }
+
+  async function sendSetPasswordLink(
+    member: MemberRecord,
+    base: string,
+    kind: 'invite' | 'reset',
+  ): Promise<boolean> {
+    const now = ctx.now()
+    const token = newToken()
+    const minutes = ctx.settings.inviteExpiryMinutes
+    ctx.tokens.insertResetToken(sha256(token), member.memberId, null, now, now + minutes * 60_000)
+    const link = resetLink(ctx, base, null, token)
+    const days = Math.round((minutes / 1440) * 10) / 10
+    const validity = minutes >= 1440 ? `${days} day${days === 1 ? '' : 's'}` : `${minutes} minutes`
+    const text =
+      kind === 'invite'
+        ? `You are invited to ${ctx.settings.productName} (${ctx.settings.organizationName}). Set your password: ${link} (valid ${validity}). Signing in also asks for a code sent by SMS to your phone.`
+        : `An administrator reset your ${ctx.settings.productName} password. Set a new one: ${link} (valid ${validity}).`
+    try {
+      await ctx.delivery.email({ to: member.email, memberId: member.memberId, token, link, text })
+      return true
+    } catch (err) {
+      ctx.audit(`${kind === 'invite' ? 'member.invite' : 'member.password_link'}_delivery_failed`, {
+        memberId: member.memberId,
+        detail: { error: String(err) },
+      })
+      return false
+    }
+  }
+
+  return {
+    searchMembers(actor: Actor, q: MemberSearch): { members: MemberRecord[]; total: number } {
+      requirePermission(policy, actor, 'members', 'read')
+      return store.searchMembers(q)
+    },
+
+    getMember(actor: Actor, memberId: string): MemberRecord {
+      requirePermission(policy, actor, 'members', 'read')
+      return memberOf(memberId)
+    },
+
+    async invite(
+      actor: Actor,
+      input: { email: string; name?: string; roles?: string[]; phone?: string | null },
+      requestOrigin: string,
+    ): Promise<{ member: MemberRecord; emailSent: boolean }> {
+      requirePermission(policy, actor, 'members', 'create')
+      const email = input.email.trim().toLowerCase()
+      if (!EMAIL.test(email))
+        throw adminErrors.badRequest('email', `Not an e-mail address: "${input.email}".`)
+      if (ctx.members.memberByEmail(email))
+        throw adminErrors.conflict(`A member with e-mail ${email} already exists.`)
+      let roles: string[]
+      try {
+        roles = checkRoles(ctx.settings, input.roles ?? ctx.settings.rbac.defaultRoles)
+      } catch (err) {
+        throw adminErrors.badRequest('roles', (err as Error).message)
+      }
+      let phone: string | null = null
+      try {
+        phone = input.phone ? normalizePhone(input.phone) : null
+      } catch (err) {
+        throw adminErrors.badRequest('phone', (err as Error).message)
+      }
+      const now = ctx.now()
+      const member: MemberRecord = {
+        memberId: newId('member'),
+        organizationId: ctx.settings.organizationId,
+        email,
+        name: input.name?.trim() || (email.split('@')[0] ?? ''),
+        phone,
+        roles,
+        status: 'active',
+        // No password until the member opens the link; signing in is impossible until then.
+        passwordHash: null,
+        passwordId: null,
+        createdAt: now,
+        updatedAt: now,
+      }
+      // The link's base is checked before the member exists, so a refusal leaves nothing behind.
+      const base = linkBase(requestOrigin)
+      ctx.members.insertMember(member)
+      audit('member.invited', actor, member.memberId, { roles, phone: phone !== null })
+      const emailSent = await sendSetPasswordLink(member, base, 'invite')
+      return { member, emailSent }
+    },
+
+    update(actor: Actor, memberId: string, patch: { name?: string; roles?: string[]; phone?: string }) {
+      requirePermission(policy, actor, 'members', 'update')
+      const member = memberOf(memberId)
+      const changes: Partial<Pick<MemberRecord, 'name' | 'roles' | 'phone'>> = {}
+      const detail: Record<string, unknown> = {}
+      if (patch.name !== undefined && patch.name.trim() !== member.name) {
+        changes.name = patch.name.trim()
+        detail.name = true
+      }
+      if (patch.roles !== undefined) {
+        let roles: string[]
+        try {
+          roles = checkRoles(ctx.settings, patch.roles)
+        } catch (err) {
+          throw adminErrors.badRequest('roles', (err as Error).message)
+        }
+        if ([...roles].sort().join() !== [...member.roles].sort().join()) {
+          keepAnAdministrator(memberId, { roles })
+          changes.roles = roles
+          detail.roles = { from: member.roles, to: roles }
+        }
+      }
+      if (patch.phone !== undefined) {
+        let phone: string
+        try {
+          phone = normalizePhone(patch.phone)
+        } catch (err) {
+          throw adminErrors.badRequest('mfa_phone_number', (err as Error).message)
+        }
+        if (phone !== member.phone) {
+          changes.phone = phone
+          detail.phone = member.phone ? 'changed' : 'set'
+        }
+      }
+      if (Object.keys(changes).length === 0) return member
+      ctx.members.updateMember(memberId, changes, ctx.now())
+      if (detail.roles) audit('member.roles_changed', actor, memberId, { roles: detail.roles })
+      if (detail.phone) audit('member.phone_changed', actor, memberId, { phone: detail.phone })
+      if (detail.name) audit('member.renamed', actor, memberId)
+      return memberOf(memberId)
+    },
+
+    /** Disables a member: every session of theirs ends at once, and sign-in is refused. */
+    disable(actor: Actor, memberId: string): { member: MemberRecord; revokedSessions: number } {
+      requirePermission(policy, actor, 'members', 'delete')
+      const member = memberOf(memberId)
+      if (memberId === actor.memberId) throw adminErrors.conflict('You cannot disable your own membership.')
+      if (member.status === 'active') keepAnAdministrator(memberId, { status: 'inactive' })
+      const now = ctx.now()
+      ctx.members.updateMember(memberId, { status: 'inactive' }, now)
+      const revokedSessions = ctx.members.revokeMemberSessions(memberId, now)
+      ctx.tokens.useMemberResetTokens(memberId, now)
+      audit('member.disabled', actor, memberId, { revokedSessions })
+      return { member: memberOf(memberId), revokedSessions }
+    },
+
+    enable(actor: Actor, memberId: string): MemberRecord {
+      requirePermission(policy, actor, 'members', 'update')
+      const member = memberOf(memberId)
+      if (member.status !== 'active') {
+        ctx.members.updateMember(memberId, { status: 'active' }, ctx.now())
+        audit('member.enabled', actor, memberId)
+      }
+      return memberOf(memberId)
+    },
+
+    /** Removes a member's password (by its password id): their sessions end; a link sets a new one. */
+    deletePassword(actor: Actor, passwordId: string): MemberRecord {
+      requirePermission(policy, actor, 'members', 'update')
+      const member = store.memberByPasswordId(passwordId)
+      if (!member) throw adminErrors.memberNotFound('password_id')
+      const now = ctx.now()
+      ctx.members.updateMember(member.memberId, { passwordHash: null, passwordId: null }, now)
+      const revokedSessions = ctx.members.revokeMemberSessions(member.memberId, now)
+      audit('member.password_deleted', actor, member.memberId, { revokedSessions })
+      return memberOf(member.memberId)
+    },
+
+    /**
+     * Resets a member's password: the old one stops working, their sessions and outstanding links
+     * end, and a set-password link is e-mailed (also how an invitation is sent again).
+     */
+    async resetPassword(
+      actor: Actor,
+      memberId: string,
+      requestOrigin: string,
+    ): Promise<{ member: MemberRecord; revokedSessions: number; emailSent: boolean }> {
+      requirePermission(policy, actor, 'members', 'update')
+      const member = memberOf(memberId)
+      if (member.status !== 'active')
+        throw adminErrors.conflict('The member is disabled; enable them before resetting the password.')
+      const base = linkBase(requestOrigin)
+      const now = ctx.now()
+      ctx.members.updateMember(memberId, { passwordHash: null, passwordId: null }, now)
+      const revokedSessions = ctx.members.revokeMemberSessions(memberId, now)
+      ctx.tokens.useMemberResetTokens(memberId, now)
+      audit('member.password_reset', actor, memberId, { revokedSessions })
+      const emailSent = await sendSetPasswordLink(member, base, 'reset')
+      return { member: memberOf(memberId), revokedSessions, emailSent }
+    },
+
+    /** Removes a member's SMS phone: their sessions end, and the next sign-in enrols a new one. */
+    deletePhone(actor: Actor, memberId: string): MemberRecord {
+      requirePermission(policy, actor, 'members', 'update')
+      memberOf(memberId)
+      const now = ctx.now()
+      ctx.members.updateMember(memberId, { phone: null }, now)
+      const revokedSessions = ctx.members.revokeMemberSessions(memberId, now)
+      audit('member.phone_deleted', actor, memberId, { revokedSessions })
+      return memberOf(memberId)
+    },
+
+    /** Ends every session of a member at once (data API, tiles and the SDK's refresh included). */
+    revokeSessions(actor: Actor, memberId: string): number {
+      requirePermission(policy, actor, 'sessions', 'revoke')
+      memberOf(memberId)
+      const revoked = ctx.members.revokeMemberSessions(memberId, ctx.now())
+      audit('session.revoked_by_admin', actor, memberId, { revoked })
+      return revoked
+    },
+
+    auditLog(actor: Actor, filter: AuditFilter): { entries: AuditRecord[]; total: number; events: string[] } {
+      requirePermission(policy, actor, 'audit', 'read')
+      return { ...store.auditPage(filter), events: store.auditEvents() }
+    },
+
+    /** The e-mail addresses of members, for naming actors and members in the audit log. */
+    emails(ids: (string | null)[]): Record<string, string> {
+      const out: Record<string, string> = {}
+      for (const id of new Set(ids)) {
+        const m = id ? ctx.members.memberById(id) : null
+        if (id && m) out[id] = m.email
+      }
+      return out
+    },
+  }
+}
+
+export type MemberActions = ReturnType<typeof memberActions>
