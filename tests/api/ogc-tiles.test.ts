@@ -5,8 +5,7 @@ import {
   type StyleSpecification,
 } from '@maplibre/maplibre-gl-style-spec'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { layersConfig } from '../../src/shared/config'
-import { mapLayerById } from '../../src/features/map/catalog/catalog'
+import { layersConfig, mapLayerById } from '../../src/shared/config'
 import { demoNow } from '../../src/features/map/render/mapClock'
 import { compilePaintStyle } from '../../src/features/map/style/compilePaintStyle'
 import { gridCatalog } from '../../src/server/grids/gridCatalog'

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Browser, Page, Response } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { catalog, mapLayerById, sourceById } from '../../src/features/map/catalog/catalog'
+import { layersConfig, mapLayerById, sourceById } from '../../src/shared/config'
 import {
   launchBrowser,
   newPage,
@@ -95,11 +95,11 @@ describe('map screen', () => {
       expect(epss).toContain(s)
   })
 
-  const hidden = catalog.layers.filter((l) => l.inDefaultList !== false && !l.visible)
+  const hidden = layersConfig.layers.filter((l) => l.inDefaultList !== false && !l.visible)
   it.each(hidden.map((l) => [l.id]))(
     'toggling %s requests its configured tiles and draws what they hold',
     async (layerId) => {
-      const layer = catalog.layers.find((l) => l.id === layerId)
+      const layer = layersConfig.layers.find((l) => l.id === layerId)
       await setLayerVisible(page, layerId, true)
       try {
         for (const mapLayerId of layer?.layers ?? []) {

@@ -1,7 +1,5 @@
 import { Button, Card, Checkbox, Collapse, Slider, Switch } from '@blueprintjs/core'
-import { appConfig } from '../../shared/config'
-import { legendById } from '../map/catalog/catalog'
-import type { LayerDefinition } from '../map/catalog/catalogTypes'
+import { appConfig, legendById, type LayerDefinition } from '../../shared/config'
 import { FeedFreshnessBadge } from './FeedFreshnessBadge'
 import { LegendView } from './LegendView'
 import { baseLegends, subLayerLegend } from './layerLegends'

@@ -1,10 +1,9 @@
 import { Button, type IconName } from '@blueprintjs/core'
 import { useState } from 'react'
-import { catalog } from '../map/catalog/catalog'
-import type { CategoryConfig } from '../map/catalog/catalogTypes'
+import { layersConfig, type Category } from '../../shared/config'
 import { LayerRow } from './LayerRow'
 
-function categoryRows(categories: readonly CategoryConfig[]): CategoryConfig[][] {
+function categoryRows(categories: readonly Category[]): Category[][] {
   const rows = [...new Set(categories.map((c) => c.row))].sort((a, b) => a - b)
   return rows.map((row) => categories.filter((c) => c.row === row))
 }
@@ -19,12 +18,12 @@ export interface LayerSidebarProps {
  */
 export function LayerSidebar({ onOpenTable }: LayerSidebarProps) {
   const [only, setOnly] = useState<string | null>(null)
-  const layers = catalog.layers.filter((l) => l.inDefaultList !== false)
-  const categories = catalog.categories.filter((c) => !only || c.id === only)
+  const layers = layersConfig.layers.filter((l) => l.inDefaultList !== false)
+  const categories = layersConfig.categories.filter((c) => !only || c.id === only)
   return (
     <aside className="el-sidebar" aria-label="Layers">
       <nav className="el-categories" aria-label="Layer categories">
-        {categoryRows(catalog.categories).map((row, i) => (
+        {categoryRows(layersConfig.categories).map((row, i) => (
           <div className="el-category-row" key={i} data-row={i + 1}>
             {row.map((c) => (
               <Button

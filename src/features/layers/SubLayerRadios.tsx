@@ -1,7 +1,7 @@
 import { Radio, RadioGroup } from '@blueprintjs/core'
 import { useActorRef } from '@xstate/react'
 import { useEffect } from 'react'
-import type { LayerDefinition } from '../map/catalog/catalogTypes'
+import type { LayerDefinition } from '../../shared/config'
 import { LegendView } from './LegendView'
 import { subLayerLegend } from './layerLegends'
 import { useLayerState } from './LayerStateContext'

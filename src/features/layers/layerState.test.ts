@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { catalog } from '../map/catalog/catalog'
+import { layersConfig } from '../../shared/config'
 import { initialLayerState, layerReducer } from './layerState'
 
-const defaults = initialLayerState(catalog.layers)
+const defaults = initialLayerState(layersConfig.layers)
 
 describe('initialLayerState', () => {
   it('shows power lines, EPSS and PSPS only, with PSPS and EPSS open', () => {
@@ -26,7 +26,7 @@ describe('initialLayerState', () => {
   })
 
   it('restores visible layers and a valid sub-layer from a seed, ignoring unknown ids', () => {
-    const s = initialLayerState(catalog.layers, {
+    const s = initialLayerState(layersConfig.layers, {
       visibleLayers: ['smoke', 'nope'],
       subLayers: { psps: 'psps_wind_speed', epss: 'bogus' },
     })

@@ -1,4 +1,4 @@
-import type { LayerDefinition } from '../map/catalog/catalogTypes'
+import type { LayerDefinition } from '../../shared/config'
 
 /** A click override in force: draw `mapLayerId` for the features whose `field` equals `value`. */
 export interface ClickOverrideState {

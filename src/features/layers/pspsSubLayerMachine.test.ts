@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createActor } from 'xstate'
-import { layerById } from '../map/catalog/catalog'
+import { layerById } from '../../shared/config'
 import { pspsSubLayerMachine, type SubLayerUpdate } from './pspsSubLayerMachine'
 
 const psps = layerById('psps')

@@ -2,13 +2,9 @@ import { Spinner } from '@blueprintjs/core'
 import type { Map as LeafletMap } from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import { lazy, Suspense, useMemo, useReducer, useState, type ReactNode } from 'react'
-import { appConfig } from '../../shared/config'
-import { LayerSidebar } from '../layers/LayerSidebar'
-import { AttributeTablesProvider } from '../tables/AttributeTablesProvider'
-import { useAttributeTables } from '../tables/useAttributeTables'
-import { LayerStateContext } from '../layers/LayerStateContext'
-import { initialLayerState, layerReducer } from '../layers/layerState'
-import { catalog } from './catalog/catalog'
+import { appConfig, layersConfig } from '../../shared/config'
+import { initialLayerState, LayerSidebar, LayerStateContext, layerReducer } from '../layers'
+import { AttributeTablesProvider, useAttributeTables } from '../tables'
 import { MapInstanceContext } from './mapContext'
 import './mapScreen.css'
 import { MapView } from './MapView'
@@ -50,7 +46,7 @@ function SidebarWithTables() {
 export function MapScreen({ panel }: MapScreenProps) {
   const [shared] = useState(() => decodeSharedView(window.location.search))
   const [state, dispatch] = useReducer(layerReducer, shared, (seed) =>
-    initialLayerState(catalog.layers, seed),
+    initialLayerState(layersConfig.layers, seed),
   )
   const [map, setMap] = useState<LeafletMap | null>(null)
   const demo = useDemoFlag()

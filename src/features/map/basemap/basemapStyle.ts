@@ -5,7 +5,7 @@ import {
   type LabelRule,
   type PaintRule,
 } from 'protomaps-leaflet'
-import { resolveColor } from '../catalog/catalog'
+import { resolveColor } from '../../../shared/config'
 
 /** Tile layer names the offline basemap server writes (src/server/basemap). */
 export const BASEMAP_LAYERS = {

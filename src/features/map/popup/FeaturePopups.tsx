@@ -1,9 +1,8 @@
 import L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { useMap } from 'react-leaflet'
-import { useLayerState } from '../../layers/LayerStateContext'
-import { catalog } from '../catalog/catalog'
-import type { MapLayerConfig } from '../catalog/catalogTypes'
+import { layersConfig, type MapLayer } from '../../../shared/config'
+import { useLayerState } from '../../layers'
 import { drawList, isMapLayerDrawn } from '../render/drawList'
 import type { PickRegistry } from '../render/pickRegistry'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
@@ -17,7 +16,7 @@ function brushPx(style: CompiledPaintStyle): number {
 }
 
 export interface PickedMapFeature {
-  readonly mapLayer: MapLayerConfig
+  readonly mapLayer: MapLayer
   readonly props: Readonly<Record<string, unknown>>
 }
 
@@ -53,7 +52,7 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
       }
       const o = hit.mapLayer.clickOverride
       const value = o ? hit.props[o.matchField] : undefined
-      const drawn = drawList(stateRef.current, catalog.layers)
+      const drawn = drawList(stateRef.current, layersConfig.layers)
       if (
         o &&
         isMapLayerDrawn(drawn, o.whenVisible) &&

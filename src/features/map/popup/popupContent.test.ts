@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mapLayerById } from '../catalog/catalog'
+import { mapLayerById } from '../../../shared/config'
 import { popupContent } from './popupContent'
 
 const popupOf = (id: string) => {

@@ -1,5 +1,5 @@
 import { formatValue } from '../../../shared/format'
-import type { PopupConfig } from '../catalog/catalogTypes'
+import type { Popup } from '../../../shared/config'
 
 export interface PopupContent {
   readonly title: string
@@ -13,7 +13,7 @@ export interface PopupContent {
  * colours and the tables are.
  */
 export function popupContent(
-  popup: PopupConfig,
+  popup: Popup,
   props: Readonly<Record<string, unknown>>,
   now: number = Date.now(),
 ): PopupContent {

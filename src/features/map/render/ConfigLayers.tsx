@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import { useMap } from 'react-leaflet'
-import { useLayerState } from '../../layers/LayerStateContext'
-import { catalog } from '../catalog/catalog'
+import { useLayerState } from '../../layers'
+import { layersConfig } from '../../../shared/config'
 import { useServiceTiles } from '../services/useServiceTiles'
 import { drawList } from './drawList'
 import { mapClock } from './mapClock'
@@ -14,7 +14,7 @@ export function ConfigLayers({ demo, registry }: { demo: boolean; registry: Pick
   const map = useMap()
   ensurePanes(map)
   const { state } = useLayerState()
-  const items = useMemo(() => drawList(state, catalog.layers), [state])
+  const items = useMemo(() => drawList(state, layersConfig.layers), [state])
   const now = useMemo(() => mapClock(demo), [demo])
   const serviceTiles = useServiceTiles(true)
   return (

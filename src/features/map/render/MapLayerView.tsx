@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { mapLayerById, sourceById, tileUrlTemplate } from '../catalog/catalog'
+import { mapLayerById, sourceOfType } from '../../../shared/config'
 import { compilePaintStyle, type CompileOptions } from '../style/compilePaintStyle'
 import { WindParticleLayer } from '../wind/WindParticleLayer'
 import type { DrawItem } from './drawList'
@@ -7,6 +7,7 @@ import { withForecastHour } from './hourlyTileUrl'
 import { paneFor } from './panes'
 import type { PickRegistry } from './pickRegistry'
 import { RasterTileLayer } from './RasterTileLayer'
+import { tileUrlTemplate } from './tileUrlTemplate'
 import { VectorTileLayer } from './VectorTileLayer'
 
 export interface MapLayerViewProps {
@@ -21,7 +22,10 @@ export interface MapLayerViewProps {
   readonly forecastHour?: number | null
 }
 
-/** The one generic renderer: a config map layer becomes a Leaflet layer by its paint `type`. */
+/**
+ * The one generic renderer: a config map layer becomes a Leaflet layer by its paint `type`. The switch
+ * is exhaustive over the generated paint union, so a new paint kind fails to compile until it is drawn.
+ */
 export function MapLayerView({
   item,
   order,
@@ -32,7 +36,6 @@ export function MapLayerView({
   forecastHour = null,
 }: MapLayerViewProps) {
   const mapLayer = mapLayerById(item.mapLayerId)
-  const source = sourceById(mapLayer.source)
   // Keyed by content: the draw list is rebuilt on every sidebar change, the style (and its layer) must not be.
   const signature = JSON.stringify({ id: item.mapLayerId, anyOf: item.anyOf, allOf: item.allOf })
   const style = useMemo(() => {
@@ -41,7 +44,8 @@ export function MapLayerView({
   }, [signature])
   const override = item.key.startsWith('override/')
   const pane = paneFor(style.type, override)
-  switch (style.type) {
+  const paint = mapLayer.paint
+  switch (paint.type) {
     case 'line':
     case 'fill':
     case 'circle':
@@ -50,7 +54,7 @@ export function MapLayerView({
         <VectorTileLayer
           drawKey={item.key}
           mapLayer={mapLayer}
-          source={source}
+          source={sourceOfType(mapLayer.source, 'mvt')}
           style={style}
           demo={demo}
           opacity={item.intensity}
@@ -60,7 +64,8 @@ export function MapLayerView({
           registry={registry}
         />
       )
-    case 'raster':
+    case 'raster': {
+      const source = sourceOfType(mapLayer.source, 'png')
       return (
         <RasterTileLayer
           url={
@@ -75,18 +80,19 @@ export function MapLayerView({
           className={`el-layer-${mapLayer.id}`}
         />
       )
+    }
     case 'particles':
       return (
         <WindParticleLayer
           mapLayer={mapLayer}
-          source={source}
+          source={sourceOfType(mapLayer.source, 'wind')}
           opacity={style.opacity * item.intensity}
           pane={pane}
         />
       )
     default: {
-      const unhandled: never = style.type
-      throw new Error(`No renderer for paint type ${String(unhandled)}`)
+      const unhandled: never = paint
+      throw new Error(`No renderer for paint ${JSON.stringify(unhandled)}`)
     }
   }
 }

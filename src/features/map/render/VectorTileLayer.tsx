@@ -1,12 +1,12 @@
 import { leafletLayer, type PickedFeature } from 'protomaps-leaflet'
 import { useEffect, useMemo, useRef } from 'react'
 import { useMap } from 'react-leaflet'
-import type { MapLayerConfig, SourceConfig } from '../catalog/catalogTypes'
-import { tileUrlTemplate } from '../catalog/catalog'
+import type { MapLayer, MvtSource } from '../../../shared/config'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
 import { toPaintRules } from '../style/toPaintRules'
 import { markMapDrawn } from './firstDraw'
 import type { PickRegistry } from './pickRegistry'
+import { tileUrlTemplate } from './tileUrlTemplate'
 
 interface GridLayerWithQuery extends L.GridLayer {
   queryTileFeaturesDebug(lng: number, lat: number, brushSize?: number): Map<string, PickedFeature[]>
@@ -14,8 +14,8 @@ interface GridLayerWithQuery extends L.GridLayer {
 
 export interface VectorTileLayerProps {
   readonly drawKey: string
-  readonly mapLayer: MapLayerConfig
-  readonly source: SourceConfig
+  readonly mapLayer: MapLayer
+  readonly source: MvtSource
   readonly style: CompiledPaintStyle
   readonly demo: boolean
   readonly opacity: number
@@ -34,7 +34,7 @@ export function VectorTileLayer(props: VectorTileLayerProps) {
   const paintRules = useMemo(() => toPaintRules(style, now), [style, now])
 
   useEffect(() => {
-    const levelDiff = Math.max(0, Math.round(Math.log2((source.tileSize ?? 512) / 256)))
+    const levelDiff = Math.max(0, Math.round(Math.log2(source.tileSize / 256)))
     const options = {
       url: tileUrlTemplate(source, demo),
       paintRules,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { initialLayerState, layerReducer } from '../../layers/layerState'
-import { catalog } from '../catalog/catalog'
+import { layersConfig } from '../../../shared/config'
+import { initialLayerState, layerReducer } from '../../layers'
 import { drawList, isMapLayerDrawn } from './drawList'
 
-const layers = catalog.layers
+const layers = layersConfig.layers
 const base = initialLayerState(layers)
 const ids = (s = base) => drawList(s, layers).map((i) => i.mapLayerId)
 

@@ -1,5 +1,5 @@
-import type { LayerUiState } from '../../layers/layerState'
-import type { FeatureFilter, LayerDefinition, SubLayerConfig } from '../catalog/catalogTypes'
+import type { FeatureCondition, LayerDefinition, SubLayer } from '../../../shared/config'
+import type { LayerUiState } from '../../layers'
 
 /** One map layer to draw now, with the user's intensity and any feature filters. */
 export interface DrawItem {
@@ -8,13 +8,13 @@ export interface DrawItem {
   readonly mapLayerId: string
   /** Intensity factor 0..1 (layer intensity × sub-layer intensity for sub-layers). */
   readonly intensity: number
-  readonly anyOf: readonly FeatureFilter[]
-  readonly allOf: readonly FeatureFilter[]
+  readonly anyOf: readonly FeatureCondition[]
+  readonly allOf: readonly FeatureCondition[]
 }
 
 function subLayerItems(
   layer: LayerDefinition,
-  subs: readonly SubLayerConfig[],
+  subs: readonly SubLayer[],
   state: LayerUiState,
   mapLayerId: string,
 ) {
@@ -78,7 +78,7 @@ export function drawList(state: LayerUiState, layers: readonly LayerDefinition[]
   const o = state.override
   const owner = o && layers.find((l) => state.visible[l.id] && l.layers.includes(o.mapLayerId))
   if (o && owner) {
-    const allOf = [{ field: o.field, op: 'eq', value: o.value }]
+    const allOf: FeatureCondition[] = [{ field: o.field, op: 'eq', value: o.value }]
     items.push({
       key: `override/${o.mapLayerId}/${o.value}`,
       layerId: owner.id,

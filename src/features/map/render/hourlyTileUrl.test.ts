@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { layersConfig } from '../../../shared/config'
-import { sourceById, tileUrlTemplate } from '../catalog/catalog'
+import { layersConfig, sourceOfType } from '../../../shared/config'
 import { isHourlySource, withForecastHour } from './hourlyTileUrl'
+import { tileUrlTemplate } from './tileUrlTemplate'
 
 describe('withForecastHour', () => {
-  const gust = sourceById('wind_gust_next_png')
-  const slope = sourceById('slope_png')
-  const lines = sourceById('psps_lines_mvt')
+  const gust = sourceOfType('wind_gust_next_png', 'png')
+  const slope = sourceOfType('slope_png', 'png')
+  const lines = sourceOfType('psps_lines_mvt', 'mvt')
   const gustGrid = layersConfig.grids.find((g) => g.id === gust.grid)!
 
   it('knows the hourly raster sources from the grids', () => {

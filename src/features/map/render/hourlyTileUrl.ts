@@ -1,5 +1,4 @@
-import { layersConfig } from '../../../shared/config'
-import type { SourceConfig } from '../catalog/catalogTypes'
+import { layersConfig, type Source } from '../../../shared/config'
 
 /** Hours held by each hourly grid (config/layers.yaml grids[].hourly > 1). */
 const hoursOf = new Map(
@@ -7,8 +6,8 @@ const hoursOf = new Map(
 )
 
 /** True for a `type: png` source whose grid holds hourly steps. */
-export function isHourlySource(source: SourceConfig): boolean {
-  return source.type === 'png' && source.grid !== undefined && hoursOf.has(source.grid)
+export function isHourlySource(source: Source): boolean {
+  return source.type === 'png' && hoursOf.has(source.grid)
 }
 
 /**
@@ -16,8 +15,8 @@ export function isHourlySource(source: SourceConfig): boolean {
  * hour is set (Planning Mode's slider), capped at the grid's last hour; otherwise the URL is
  * unchanged (the server's current hour).
  */
-export function withForecastHour(url: string, source: SourceConfig, hour: number | null): string {
-  const hours = source.type === 'png' && source.grid !== undefined ? hoursOf.get(source.grid) : undefined
+export function withForecastHour(url: string, source: Source, hour: number | null): string {
+  const hours = source.type === 'png' ? hoursOf.get(source.grid) : undefined
   if (hour === null || hours === undefined) return url
   return `${url}${url.includes('?') ? '&' : '?'}hour=${Math.min(hour, hours - 1)}`
 }

@@ -1,5 +1,5 @@
 import type { Map as LeafletMap } from 'leaflet'
-import type { PaintType } from '../catalog/catalogTypes'
+import type { PaintType } from '../style/compilePaintStyle'
 
 /**
  * Leaflet panes, bottom to top: rasters over the basemap (Leaflet's tile pane, 200), then vector data,

@@ -1,10 +1,10 @@
 import type { PickedFeature } from 'protomaps-leaflet'
-import type { MapLayerConfig } from '../catalog/catalogTypes'
+import type { MapLayer } from '../../../shared/config'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
 
 /** A drawn vector layer that can answer "which features are under this point". */
 export interface PickableLayer {
-  readonly mapLayer: MapLayerConfig
+  readonly mapLayer: MapLayer
   readonly style: CompiledPaintStyle
   /** Draw order; higher is on top and is asked first. */
   readonly order: number

@@ -1,17 +1,16 @@
 import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
-import { useLayerState } from '../../layers/LayerStateContext'
-import type { LayerUiState } from '../../layers/layerState'
-import { catalog } from '../catalog/catalog'
+import { layersConfig } from '../../../shared/config'
+import { useLayerState, type LayerUiState } from '../../layers'
 import { encodeSharedView, type SharedView } from './shareState'
 
 function viewOf(map: L.Map, state: LayerUiState): SharedView {
   const c = map.getCenter()
-  const radio = catalog.layers.filter((l) => l.subLayerControl === 'radio')
+  const radio = layersConfig.layers.filter((l) => l.subLayerControl === 'radio')
   return {
     center: [c.lng, c.lat],
     zoom: map.getZoom(),
-    visibleLayers: catalog.layers.filter((l) => state.visible[l.id]).map((l) => l.id),
+    visibleLayers: layersConfig.layers.filter((l) => state.visible[l.id]).map((l) => l.id),
     subLayers: Object.fromEntries(
       radio.flatMap((l) => {
         const sub = state.selectedSubLayer[l.id]

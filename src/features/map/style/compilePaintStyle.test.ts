@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { themeConfig } from '../../../shared/config'
-import { mapLayerById } from '../catalog/catalog'
-import { compilePaintStyle, parsePaintType } from './compilePaintStyle'
+import { mapLayerById, themeConfig } from '../../../shared/config'
+import { compilePaintStyle } from './compilePaintStyle'
 
 const NOW = Date.parse('2025-03-05T18:00:00Z')
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString()
@@ -82,8 +81,7 @@ describe('compilePaintStyle', () => {
     expect(style('buildings').filter).toBeUndefined()
   })
 
-  it('names the tile layer after the dataset and rejects unknown paint types', () => {
+  it('names the tile layer after the dataset', () => {
     expect(style('psps_line').dataLayer).toBe('public_safety_power_shutoff')
-    expect(() => parsePaintType('hexbin')).toThrow(/hexbin/)
   })
 })

@@ -1,8 +1,18 @@
-import { catalog, resolveColor, scaleById, sourceById } from '../catalog/catalog'
-import { PAINT_TYPES } from '../catalog/catalogTypes'
-import type { FeatureFilter, MapCatalog, MapLayerConfig, PaintType } from '../catalog/catalogTypes'
+import {
+  layersConfig,
+  resolveColor,
+  scaleById,
+  sourceById,
+  type FeatureCondition,
+  type FillRule,
+  type MapLayer,
+  type Paint,
+} from '../../../shared/config'
 import { matchesAny, matchesFilter, type FeatureProps } from './featureFilter'
 import { scaleInput, scaleStep } from './scaleColor'
+
+/** How a map layer is drawn: the paint kinds of config/layers.yaml. */
+export type PaintType = Paint['type']
 
 /** A map layer's paint settings resolved from config into plain values and per-feature functions. */
 export interface CompiledPaintStyle {
@@ -26,34 +36,49 @@ export interface CompiledPaintStyle {
 
 export interface CompileOptions {
   /** Keep features matching any of these (e.g. the checked forecast percentiles). */
-  readonly anyOf?: readonly FeatureFilter[]
+  readonly anyOf?: readonly FeatureCondition[]
   /** Keep only features matching all of these (e.g. the clicked PSPS line's identifier). */
-  readonly allOf?: readonly FeatureFilter[]
+  readonly allOf?: readonly FeatureCondition[]
 }
 
-export function parsePaintType(type: string): PaintType {
-  const found = PAINT_TYPES.find((t) => t === type)
-  if (!found) throw new Error(`Unknown paint type '${type}' in config`)
-  return found
+/** The settings one paint kind has, with the defaults of the kinds that leave them out. */
+interface PaintSettings {
+  readonly width: number
+  readonly hitWidth?: number
+  readonly radius: number
+  readonly hitRadius?: number
+  readonly opacity: number
+  readonly color?: string
+  readonly scale?: string
+  readonly rules?: readonly FillRule[]
 }
 
-const DEFAULTS: Record<PaintType, { width: number; radius: number; opacity: number }> = {
-  line: { width: 2, radius: 0, opacity: 1 },
-  fill: { width: 1, radius: 0, opacity: 0.5 },
-  circle: { width: 0, radius: 5, opacity: 1 },
-  icon: { width: 0, radius: 9, opacity: 1 },
-  raster: { width: 0, radius: 0, opacity: 1 },
-  particles: { width: 0, radius: 0, opacity: 1 },
+/** Exhaustive over the generated paint union: a new paint kind fails to compile until it is handled here. */
+function paintSettings(paint: Paint): PaintSettings {
+  switch (paint.type) {
+    case 'line':
+      return { ...paint, radius: 0, opacity: paint.opacity ?? 1 }
+    case 'fill':
+      return { ...paint, width: 1, radius: 0 }
+    case 'circle':
+      return { ...paint, width: 0, opacity: paint.opacity ?? 1 }
+    case 'icon':
+      return { ...paint, width: 0, opacity: 1 }
+    case 'raster':
+      return { width: 0, radius: 0, opacity: paint.opacity }
+    case 'particles':
+      return { width: 0, radius: 0, opacity: 1 }
+    default: {
+      const unhandled: never = paint
+      throw new Error(`Unhandled paint ${JSON.stringify(unhandled)}`)
+    }
+  }
 }
 
-function colorFunction(
-  mapLayer: MapLayerConfig,
-  c: MapCatalog,
-): (props: FeatureProps, nowMs: number) => string {
-  const paint = mapLayer.paint
+function colorFunction(paint: PaintSettings): (props: FeatureProps, nowMs: number) => string {
   const base = resolveColor(paint.color ?? 'grey5')
   const rules = (paint.rules ?? []).map((r) => ({ when: r.when, color: resolveColor(r.color) }))
-  const scale = paint.scale ? scaleById(paint.scale, c) : undefined
+  const scale = paint.scale ? scaleById(paint.scale) : undefined
   const scaleColors = scale ? scale.steps.map((s) => resolveColor(s.color)) : []
   return (props, nowMs) => {
     for (const rule of rules) if (matchesFilter(props, rule.when)) return rule.color
@@ -65,43 +90,37 @@ function colorFunction(
   }
 }
 
-function iconFunction(c: MapCatalog): CompiledPaintStyle['iconOf'] {
-  const unknown = { icon: c.icons.unknown.icon, color: resolveColor(c.icons.unknown.color) }
+function iconFunction(): CompiledPaintStyle['iconOf'] {
+  const icons = layersConfig.icons
+  const unknown = { icon: icons.unknown.icon, color: resolveColor(icons.unknown.color) }
   const byType = new Map(
-    c.icons.types.map((t) => [t.type.toLowerCase(), { icon: t.icon, color: resolveColor(t.color) }]),
+    icons.types.map((t) => [t.type.toLowerCase(), { icon: t.icon, color: resolveColor(t.color) }]),
   )
-  return (props) => byType.get(String(props[c.icons.field] ?? '').toLowerCase()) ?? unknown
+  return (props) => byType.get(String(props[icons.field] ?? '').toLowerCase()) ?? unknown
 }
 
 /**
  * Compiles one map layer's `paint` from config into a style: the single place YAML paint settings
  * (theme colour names, rules, scales, widths, hit areas) become values the renderer draws with.
  */
-export function compilePaintStyle(
-  mapLayer: MapLayerConfig,
-  options: CompileOptions = {},
-  c: MapCatalog = catalog,
-): CompiledPaintStyle {
-  const type = parsePaintType(mapLayer.paint.type)
-  const source = sourceById(mapLayer.source, c)
-  const d = DEFAULTS[type]
-  const paint = mapLayer.paint
-  const width = paint.width ?? d.width
-  const radius = paint.radius ?? d.radius
+export function compilePaintStyle(mapLayer: MapLayer, options: CompileOptions = {}): CompiledPaintStyle {
+  const source = sourceById(mapLayer.source)
+  const paint = paintSettings(mapLayer.paint)
+  const { width, radius } = paint
   const anyOf = options.anyOf ?? []
   const allOf = options.allOf ?? []
   const filtered = anyOf.length > 0 || allOf.length > 0
   return {
     mapLayerId: mapLayer.id,
-    type,
-    dataLayer: mapLayer.sourceLayer ?? source.dataset ?? source.id,
+    type: mapLayer.paint.type,
+    dataLayer: source.type === 'png' ? source.id : source.dataset,
     width,
     hitWidth: paint.hitWidth ?? Math.max(width, 20),
     radius,
     hitRadius: paint.hitRadius ?? Math.max(radius, 12),
-    opacity: paint.opacity ?? d.opacity,
-    colorOf: colorFunction(mapLayer, c),
-    iconOf: iconFunction(c),
+    opacity: paint.opacity,
+    colorOf: colorFunction(paint),
+    iconOf: iconFunction(),
     filter: filtered
       ? (props) => matchesAny(props, anyOf) && allOf.every((f) => matchesFilter(props, f))
       : undefined,

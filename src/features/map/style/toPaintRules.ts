@@ -2,7 +2,7 @@ import type Point from '@mapbox/point-geometry'
 import { CircleSymbolizer, LineSymbolizer, PolygonSymbolizer } from 'protomaps-leaflet'
 import type { Feature, PaintRule, PaintSymbolizer } from 'protomaps-leaflet'
 import type { CompiledPaintStyle } from './compilePaintStyle'
-import { glyphPath } from './iconGlyphs'
+import { glyphPath } from '../../../shared/iconGlyphs'
 
 /** Draws a coloured disc with our white glyph at each point feature. */
 class GlyphSymbolizer implements PaintSymbolizer {

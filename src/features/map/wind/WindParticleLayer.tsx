@@ -1,20 +1,19 @@
 import { useEffect, useRef, useState } from 'react'
 import { useMap } from 'react-leaflet'
-import { appConfig } from '../../../shared/config'
+import { appConfig, legendById, resolveColor, type MapLayer, type WindSource } from '../../../shared/config'
 import { windGrid } from '../../session'
-import { legendById, resolveColor } from '../catalog/catalog'
-import type { MapLayerConfig, SourceConfig } from '../catalog/catalogTypes'
 import { windField, type WindField, type WindRecordLike } from './windField'
 import { WindParticleOverlay } from './WindParticleOverlay'
 
 /** The wind field of a source, from the grid the session fetched at login (spec §4). */
-async function loadWind(source: SourceConfig): Promise<WindField> {
+async function loadWind(source: WindSource): Promise<WindField> {
   return windField((await windGrid(`/api/data/${source.path}`)) as WindRecordLike[])
 }
 
 /** Colours of the 10 mph buckets from the map layer's legend stops (0, 10, … 90 mph). */
-function bucketColors(mapLayer: MapLayerConfig, step: number, max: number): string[] {
-  const stops = mapLayer.legend ? (legendById(mapLayer.legend).stops ?? []) : []
+function bucketColors(mapLayer: MapLayer, step: number, max: number): string[] {
+  const legend = mapLayer.legend ? legendById(mapLayer.legend) : undefined
+  const stops = legend?.type === 'gradient' ? legend.stops : []
   const colors: string[] = []
   for (let v = 0; v <= max; v += step) {
     const stop = [...stops].reverse().find((s) => s.value <= v)
@@ -24,8 +23,8 @@ function bucketColors(mapLayer: MapLayerConfig, step: number, max: number): stri
 }
 
 export interface WindParticleLayerProps {
-  readonly mapLayer: MapLayerConfig
-  readonly source: SourceConfig
+  readonly mapLayer: MapLayer
+  readonly source: WindSource
   readonly opacity: number
   readonly pane: string
 }
