@@ -6,6 +6,8 @@ import type { SessionVerifier } from './auth/sessionVerifier'
 import { declareRoutes } from './auth/routeAuth'
 import sessionPlugin from './auth/sessionPlugin'
 import { installErrorHandler } from './http/errorHandler'
+import routeSchemas from './http/routeSchemas'
+import { noQuery } from './http/schemas'
 import { registerSecurityHeaders } from './security/securityHeaders'
 import { serverSettings } from './appSettings'
 import { dataRoutes } from './data/dataRoutes'
@@ -96,8 +98,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     rbac: identitySettings.rbac,
   })
   installErrorHandler(app)
+  await app.register(routeSchemas)
 
-  const open = { config: { auth: 'public' } } as const
+  const open = { config: { auth: 'public' }, schema: { querystring: noQuery } } as const
   app.get('/api/health', open, async () => ({ ok: true }))
   app.get('/api/meta', open, async () => ({ demo: opts.demo, referenceDate: settings.referenceDate }))
   await app.register(dataRoutes, {

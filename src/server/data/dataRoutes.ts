@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { filterableFields } from '../store/catalog'
 import { badRequest, notFound } from '../http/httpErrors'
+import { noQuery, openObject } from '../http/schemas'
 import { parseFilters } from './parseFilters'
 import { parseSort } from './parseSort'
 
@@ -13,6 +14,29 @@ export interface DataRoutesOptions {
 
 /** The largest records offset accepted (far beyond any dataset; an offset past the end gives no rows). */
 export const MAX_OFFSET = 2 ** 31 - 1
+
+/** The records page (response schema): rows keep every field of the dataset, `id` and `bbox`. */
+export const recordsResponse = {
+  type: 'object',
+  required: ['records', 'total'],
+  properties: {
+    records: { type: 'array', items: openObject() },
+    total: { type: 'integer', description: 'rows matching the filters (all pages)' },
+  },
+} as const
+
+/** A series (response schema): one record of two parallel lists (timestamps, values). */
+const seriesResponse = {
+  type: 'object',
+  required: ['records'],
+  properties: { records: { type: 'array', items: openObject() } },
+} as const
+
+const recordsParams = {
+  type: 'object',
+  required: ['dataset'],
+  properties: { dataset: { type: 'string', maxLength: 200, description: 'dataset id' } },
+} as const
 
 interface RecordsQuery {
   filters?: string[]
@@ -39,7 +63,8 @@ export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions):
   } as const
 
   for (const s of opts.series) {
-    app.get(`/${s.path.replace(/^data\//, '')}`, async () => {
+    const schema = { querystring: noQuery, response: { 200: seriesResponse } }
+    app.get(`/${s.path.replace(/^data\//, '')}`, { schema }, async () => {
       const points = app.store.series(s.name)
       return {
         records: [{ [s.timestampKey]: points.map((p) => p.t), [s.valueKey]: points.map((p) => p.value) }],
@@ -49,7 +74,7 @@ export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions):
 
   app.get<{ Params: { dataset: string }; Querystring: RecordsQuery }>(
     '/:dataset/records',
-    { schema: { params: { type: 'object', properties: { dataset: { type: 'string' } } }, querystring } },
+    { schema: { params: recordsParams, querystring, response: { 200: recordsResponse } } },
     async (request, reply) => {
       const id = request.params.dataset
       if (!app.store.dataset(id)) return notFound(reply, `unknown dataset '${id}'`)

@@ -3,9 +3,14 @@ import { badRequest, errorCodeOf, HttpError, sendError } from './httpErrors'
 
 /** The parameter a JSON Schema validation error names: the failing field, else the part of the request. */
 export function validationParameter(error: FastifyError): string {
-  const first = error.validation?.[0]
-  const missing = (first?.params as { missingProperty?: unknown } | undefined)?.missingProperty
+  const first = error.validation?.[0] as
+    (NonNullable<FastifyError['validation']>[number] & { propertyName?: string }) | undefined
+  const params = first?.params as { missingProperty?: unknown; propertyName?: unknown } | undefined
+  // A name refused by `propertyNames` (an unknown query parameter or body key).
+  const named = first?.propertyName ?? params?.propertyName
+  if (typeof named === 'string' && named) return named
   const fromPath = first?.instancePath.replace(/^\//, '').split('/')[0]
+  const missing = params?.missingProperty
   return fromPath || (typeof missing === 'string' ? missing : '') || error.validationContext || 'request'
 }
 
@@ -24,11 +29,13 @@ export function handleError(
   const fastifyError = error as FastifyError
   if (fastifyError.validation) {
     const parameter = validationParameter(fastifyError)
-    return badRequest(
-      reply,
-      parameter,
-      `${parameter} ${fastifyError.validation[0]?.message ?? error.message}`,
-    )
+    const first = fastifyError.validation[0] as
+      { keyword?: string; propertyName?: string; message?: string } | undefined
+    const unknownName = first?.keyword === 'propertyNames' || first?.propertyName !== undefined
+    const message = unknownName
+      ? `unknown parameter '${parameter}'`
+      : `${parameter} ${first?.message ?? error.message}`
+    return badRequest(reply, parameter, message)
   }
   const status = fastifyError.statusCode
   if (status !== undefined && status >= 400 && status < 500) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { sessionOf } from '../auth/routeAuth'
 import { HttpError } from '../http/httpErrors'
+import { noBody } from '../http/schemas'
 import type { IdentityContext } from './context'
 import { hashPassword, newId, verifyPassword } from './crypto'
 import {
@@ -104,7 +105,7 @@ export async function meRoutes(app: FastifyInstance, opts: { ctx: IdentityContex
     },
   )
 
-  app.post('/api/me/sessions/revoke-all', async (request) => {
+  app.post('/api/me/sessions/revoke-all', { schema: { body: noBody } }, async (request) => {
     const s = sessionOf(request)
     const revoked = ctx ? ctx.members.revokeMemberSessions(s.memberId, ctx.now()) : 0
     ctx?.audit('session.revoked_all', { memberId: s.memberId, ip: request.ip, detail: { revoked } })

@@ -6,6 +6,7 @@ import { resolveColor } from '../../shared/config/resolveColor'
 import { zonedInstant } from '../../shared/time/zonedInstant'
 import { AlertsEngine, type Alert } from '../alerts'
 import { badRequest, notFound } from '../http/httpErrors'
+import { noBody } from '../http/schemas'
 import { createAlertsStore, type AlertsStore } from '../store/alertsStore'
 import { parseAlertsQuery } from './alertsQuery'
 
@@ -33,6 +34,17 @@ export interface AlertsRoutesOptions {
 interface IdParams {
   id: string
 }
+
+/** GET /api/alerts: `rule` and `severity` (repeatable or comma lists), `acknowledged`; nothing else. */
+const alertsQuery = {
+  type: 'object',
+  propertyNames: { enum: ['rule', 'severity', 'acknowledged'] },
+  properties: {
+    rule: { type: 'array', items: { type: 'string', maxLength: 500 }, description: 'rule ids' },
+    severity: { type: 'array', items: { type: 'string', maxLength: 500 }, description: 'severity ids' },
+    acknowledged: { type: 'array', items: { type: 'string', maxLength: 10 }, description: 'true or false' },
+  },
+} as const
 
 const idParams = {
   type: 'object',
@@ -78,7 +90,7 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
   const find = (id: string): Alert | undefined => engine.evaluate().alerts.find((a) => a.id === id)
   const unknownAlert = (reply: FastifyReply, id: string) => notFound(reply, `no current alert '${id}'`)
 
-  app.get('/api/alerts', async (request, reply) => {
+  app.get('/api/alerts', { schema: { querystring: alertsQuery } }, async (request, reply) => {
     const parsed = parseAlertsQuery(
       request.query as Record<string, unknown>,
       ruleIds,
@@ -134,6 +146,10 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
       const at = acks.acknowledge(alert.id, actor, ackClock())
       return { id: alert.id, acknowledged: true, acknowledgedAt: new Date(at).toISOString() }
     }
-  app.post<{ Params: IdParams }>('/api/alerts/:id/ack', { schema: { params: idParams } }, setAck(true))
+  app.post<{ Params: IdParams }>(
+    '/api/alerts/:id/ack',
+    { schema: { params: idParams, body: noBody } },
+    setAck(true),
+  )
   app.delete<{ Params: IdParams }>('/api/alerts/:id/ack', { schema: { params: idParams } }, setAck(false))
 }

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { MitigationSettings } from '../../generated/types'
 import { badRequest, notFound } from '../http/httpErrors'
+import { numericIdParams, patternQuery } from '../http/schemas'
 import { MitigationData } from './mitigationData'
 import { rankCircuits } from './mitigationScore'
-import { parseWeights } from './mitigationWeights'
+import { parseWeights, WEIGHT_PREFIX } from './mitigationWeights'
 
 export interface MitigationRoutesOptions {
   /** The mitigation section (defaults to operationsConfig.mitigation); null: not configured. */
@@ -42,7 +43,12 @@ export async function mitigationRoutes(app: FastifyInstance, opts: MitigationRou
   const settings = opts.settings === undefined ? (operationsConfig.mitigation ?? null) : opts.settings
   const data = settings ? new MitigationData(app.store, settings) : null
 
-  app.get('/api/mitigation', async (request, reply) => {
+  // Names here; values (known factors, numbers ≥ 0, not all 0) checked by parseWeights.
+  const querystring = patternQuery(
+    `^${WEIGHT_PREFIX.replace('.', '\\.')}.+$`,
+    'weight.<factor id>=<number ≥ 0>: weight overrides',
+  )
+  app.get('/api/mitigation', { schema: { querystring } }, async (request, reply) => {
     if (!settings || !data?.available) return notFound(reply, NOT_CONFIGURED)
     const parsed = parseWeights(request.query as Record<string, unknown>, settings.consequence)
     if (!parsed.ok) return badRequest(reply, parsed.parameter, parsed.message)
@@ -58,13 +64,17 @@ export async function mitigationRoutes(app: FastifyInstance, opts: MitigationRou
     }
   })
 
-  app.get('/api/mitigation/circuits/:id', async (request, reply) => {
-    if (!data?.available) return notFound(reply, NOT_CONFIGURED)
-    const raw = (request.params as { id: string }).id
-    if (!/^\d{1,15}$/.test(raw)) return badRequest(reply, 'id', 'id must be a circuit id (a whole number)')
-    const circuit = data.geometry(Number(raw))
-    if (!circuit) return notFound(reply, `no circuit ${raw}`)
-    reply.header('cache-control', 'no-store')
-    return circuit
-  })
+  const geometrySchema = { params: numericIdParams }
+  app.get<{ Params: { id: string } }>(
+    '/api/mitigation/circuits/:id',
+    { schema: geometrySchema },
+    async (request, reply) => {
+      if (!data?.available) return notFound(reply, NOT_CONFIGURED)
+      const raw = request.params.id
+      const circuit = data.geometry(Number(raw))
+      if (!circuit) return notFound(reply, `no circuit ${raw}`)
+      reply.header('cache-control', 'no-store')
+      return circuit
+    },
+  )
 }

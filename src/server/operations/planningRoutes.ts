@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { PlanningSettings } from '../../generated/types'
 import { badRequest, notFound } from '../http/httpErrors'
+import { numericIdParams, patternQuery } from '../http/schemas'
 import { windowSettings } from '../grids/gridCatalog'
 import { currentWindowHour, windowStart, windowTimes } from '../grids/forecastWindow'
 import { GridStore } from '../store/gridStore'
 import { partsToGeometry } from '../store/geometryCodec'
 import { PlanningSamples } from './planningSamples'
-import { parsePlanningQuery } from './planningQuery'
+import { parsePlanningQuery, THRESHOLD_PREFIX } from './planningQuery'
 import { rankExceedances } from './planningRank'
 
 export interface PlanningRoutesOptions {
@@ -31,7 +32,12 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
   const now = opts.now ?? (() => new Date())
   const samples = new PlanningSamples(grids)
 
-  app.get('/api/planning', async (request, reply) => {
+  // Names here; values (hour range, known circuit keys, mph) checked by parsePlanningQuery.
+  const querystring = patternQuery(
+    `^(hour|below|${THRESHOLD_PREFIX.replace('.', '\\.')}.+)$`,
+    'hour, below and threshold.<circuit key> (what-if gust thresholds, mph)',
+  )
+  app.get('/api/planning', { schema: { querystring } }, async (request, reply) => {
     if (!settings) return notFound(reply, 'Planning Mode is not configured')
     const version = app.store.info(settings.dataset).version
     const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
@@ -69,21 +75,25 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
     }
   })
 
-  app.get<{ Params: { id: string } }>('/api/planning/circuits/:id/geometry', async (request, reply) => {
-    if (!settings) return notFound(reply, 'Planning Mode is not configured')
-    const raw = request.params.id
-    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
-    if (!Number.isSafeInteger(id)) return badRequest(reply, 'id', 'id must be a circuit id (integer)')
-    const version = app.store.info(settings.dataset).version
-    const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
-    const circuit = circuits.find((c) => c.id === id)
-    const dataset = app.store.dataset(settings.dataset)
-    if (!circuit || !dataset) return notFound(reply, `no circuit with id ${raw} in ${settings.dataset}`)
-    return {
-      type: 'Feature',
-      id: circuit.id,
-      properties: { key: circuit.key },
-      geometry: partsToGeometry(circuit.parts, dataset.geometry),
-    }
-  })
+  const geometrySchema = { params: numericIdParams }
+  app.get<{ Params: { id: string } }>(
+    '/api/planning/circuits/:id/geometry',
+    { schema: geometrySchema },
+    async (request, reply) => {
+      if (!settings) return notFound(reply, 'Planning Mode is not configured')
+      const raw = request.params.id
+      const id = Number(raw)
+      const version = app.store.info(settings.dataset).version
+      const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
+      const circuit = circuits.find((c) => c.id === id)
+      const dataset = app.store.dataset(settings.dataset)
+      if (!circuit || !dataset) return notFound(reply, `no circuit with id ${raw} in ${settings.dataset}`)
+      return {
+        type: 'Feature',
+        id: circuit.id,
+        properties: { key: circuit.key },
+        geometry: partsToGeometry(circuit.parts, dataset.geometry),
+      }
+    },
+  )
 }

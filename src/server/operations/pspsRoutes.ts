@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { operationsConfig } from '../../generated/config'
 import type { PspsRollupSettings } from '../../generated/types'
 import { badRequest, notFound } from '../http/httpErrors'
+import { numericIdParams } from '../http/schemas'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import { buildPspsEvent, parseSort, pspsCsv, sortRows, type PspsEvent } from './pspsEvent'
 
@@ -16,6 +17,16 @@ interface EventQuery {
 }
 
 const NOT_CONFIGURED = 'PSPS event roll-up is not configured'
+
+/** `sort` (a column field, `-` for descending; checked against config) and `format`; nothing else. */
+const eventQuery = {
+  type: 'object',
+  propertyNames: { enum: ['sort', 'format'] },
+  properties: {
+    sort: { type: 'string', maxLength: 200, description: 'field or -field' },
+    format: { type: 'string', enum: ['json', 'csv'] },
+  },
+} as const
 
 /**
  * GET /api/psps/event[?sort=field|-field][&format=csv]: the next PSPS event (window, one row per
@@ -41,50 +52,52 @@ export async function pspsRoutes(app: FastifyInstance, opts: PspsRoutesOptions):
     return cached
   }
 
-  app.get<{ Querystring: EventQuery }>('/api/psps/event', async (request, reply) => {
-    if (!settings) return notFound(reply, NOT_CONFIGURED)
-    const query = request.query
-    for (const name of Object.keys(query)) {
-      if (name !== 'sort' && name !== 'format') return badRequest(reply, name, `unknown parameter '${name}'`)
-    }
-    if (query.format !== undefined && query.format !== 'csv' && query.format !== 'json') {
-      return badRequest(reply, 'format', "format must be 'json' or 'csv'")
-    }
-    const event = current(settings).event
-    let rows = event.rows
-    if (query.sort !== undefined) {
-      const spec = typeof query.sort === 'string' ? parseSort(query.sort, event.columns) : null
-      if (!spec) {
-        const fields = event.columns.map((c) => c.field).join(', ')
-        return badRequest(reply, 'sort', `sort must be one of ${fields}, optionally prefixed with '-'`)
+  app.get<{ Querystring: EventQuery }>(
+    '/api/psps/event',
+    { schema: { querystring: eventQuery } },
+    async (request, reply) => {
+      if (!settings) return notFound(reply, NOT_CONFIGURED)
+      const query = request.query
+      const event = current(settings).event
+      let rows = event.rows
+      if (query.sort !== undefined) {
+        const spec = parseSort(query.sort, event.columns)
+        if (!spec) {
+          const fields = event.columns.map((c) => c.field).join(', ')
+          return badRequest(reply, 'sort', `sort must be one of ${fields}, optionally prefixed with '-'`)
+        }
+        rows = sortRows(rows, spec)
       }
-      rows = sortRows(rows, spec)
-    }
-    reply.header('cache-control', 'no-store')
-    if (query.format === 'csv') {
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="psps-event.csv"')
-        .send(pspsCsv({ ...event, rows }))
-    }
-    return { ...event, rows }
-  })
+      reply.header('cache-control', 'no-store')
+      if (query.format === 'csv') {
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="psps-event.csv"')
+          .send(pspsCsv({ ...event, rows }))
+      }
+      return { ...event, rows }
+    },
+  )
 
-  app.get<{ Params: { id: string } }>('/api/psps/event/:id/geometry', async (request, reply) => {
-    if (!settings) return notFound(reply, NOT_CONFIGURED)
-    const raw = request.params.id
-    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
-    if (!Number.isSafeInteger(id)) return badRequest(reply, 'id', 'id must be a circuit row id (integer)')
-    const { event, geoms } = current(settings)
-    const row = event.rows.find((r) => r.id === id)
-    const geom = geoms.get(id)
-    const dataset = app.store.dataset(settings.dataset)
-    if (!row || !geom || !dataset) return notFound(reply, `no circuit with id ${raw} in the PSPS event`)
-    return {
-      type: 'Feature',
-      id: row.id,
-      properties: { key: row.key },
-      geometry: partsToGeometry(decodeParts(geom), dataset.geometry),
-    }
-  })
+  const geometrySchema = { params: numericIdParams }
+  app.get<{ Params: { id: string } }>(
+    '/api/psps/event/:id/geometry',
+    { schema: geometrySchema },
+    async (request, reply) => {
+      if (!settings) return notFound(reply, NOT_CONFIGURED)
+      const raw = request.params.id
+      const id = Number(raw)
+      const { event, geoms } = current(settings)
+      const row = event.rows.find((r) => r.id === id)
+      const geom = geoms.get(id)
+      const dataset = app.store.dataset(settings.dataset)
+      if (!row || !geom || !dataset) return notFound(reply, `no circuit with id ${raw} in the PSPS event`)
+      return {
+        type: 'Feature',
+        id: row.id,
+        properties: { key: row.key },
+        geometry: partsToGeometry(decodeParts(geom), dataset.geometry),
+      }
+    },
+  )
 }

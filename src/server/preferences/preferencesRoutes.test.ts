@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import sessionPlugin from '../auth/sessionPlugin'
+import { installErrorHandler } from '../http/errorHandler'
 import type { SessionVerifier } from '../auth/sessionVerifier'
 import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
 import { createPreferencesStore } from '../store/preferencesStore'
@@ -36,6 +37,7 @@ beforeEach(async () => {
     cookieName: 'stytch_session',
     rbac: { resources: [], roles: [] },
   })
+  installErrorHandler(app)
   await app.register(preferencesRoutes, { store: createPreferencesStore(db), now: () => 1000 })
 })
 

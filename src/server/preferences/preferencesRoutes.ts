@@ -5,6 +5,7 @@ import {
   type MemberPreferences,
   type PreferenceDefinition,
 } from '../../shared/preferences'
+import { appConfig } from '../../shared/config'
 import { sessionOf } from '../auth/routeAuth'
 import { badRequest } from '../http/httpErrors'
 import { createPreferencesStore, type PreferencesStore } from '../store/preferencesStore'
@@ -17,10 +18,24 @@ export interface PreferencesRoutesOptions {
   now?: () => number
 }
 
+/** PUT body: known preference ids only, each one of its configured option values. */
+export function preferencesBody(definitions: readonly PreferenceDefinition[]) {
+  return {
+    type: 'object',
+    ...(definitions.length > 0
+      ? { propertyNames: { enum: definitions.map((d) => d.id) } }
+      : { maxProperties: 0 }),
+    properties: Object.fromEntries(
+      definitions.map((d) => [d.id, { type: 'string', enum: d.options.map((o) => o.value) }]),
+    ),
+  }
+}
+
 /**
  * GET/PUT /api/me/preferences: the signed-in member's display preferences (appConfig.preferences).
  * PUT takes a partial object and answers with the full set. A session is required on both. The
- * body is checked against the configured options in the handler (the allowed values are config).
+ * body's JSON Schema is built from the configured options (preferencesBody); the handler checks it
+ * again with the shared validator the browser uses.
  * The app's route check (default deny) has verified the session before the handler runs.
  */
 export async function preferencesRoutes(app: FastifyInstance, opts: PreferencesRoutesOptions): Promise<void> {
@@ -36,7 +51,8 @@ export async function preferencesRoutes(app: FastifyInstance, opts: PreferencesR
     return { preferences: current(sessionOf(request).memberId) }
   })
 
-  app.put('/api/me/preferences', async (request, reply) => {
+  const body = preferencesBody(opts.definitions ?? appConfig.preferences)
+  app.put('/api/me/preferences', { schema: { body } }, async (request, reply) => {
     const s = sessionOf(request)
     const checked = validatePreferencesPatch(request.body, opts.definitions)
     if (!checked.ok) return badRequest(reply, checked.parameter, checked.message)
