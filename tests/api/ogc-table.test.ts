@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ogcItemsUrl } from '../../src/features/tables/ogcItemsUrl'
 import { exportUrl } from '../../src/features/tables/exportGisFile'
 import { recordsUrl } from '../../src/features/tables/recordsRequest'
-import { tableDefinitions } from '../../src/features/tables/tableDefinitions'
+import { tablesConfig } from '../../src/shared/config'
 import type { TableFilter } from '../../src/features/tables/tableFilter'
 import { AUTH, seededApp, type TestApp } from './testApp'
 
@@ -18,8 +18,8 @@ afterAll(async () => {
   await t.close()
 })
 
-const epss = tableDefinitions().find((d) => d.id === 'epss')
-const ci = tableDefinitions().find((d) => d.id === 'critical_infrastructure')
+const epss = tablesConfig.tables.find((d) => d.id === 'epss')
+const ci = tablesConfig.tables.find((d) => d.id === 'critical_infrastructure')
 
 function filter(tableId: string, over: Partial<TableFilter>): TableFilter {
   return {

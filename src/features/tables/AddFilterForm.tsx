@@ -1,7 +1,8 @@
 import { Button, FormGroup, HTMLSelect, InputGroup, PopoverNext } from '@blueprintjs/core'
 import { useState, type FormEvent } from 'react'
 import type { NewFilter } from './attributeTablesMachine'
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
+import { columnId } from './columnId'
 import { NUMBER_OPERATORS, OPERATOR_SYMBOLS, isNumberOperator, type NumberOperator } from './tableFilter'
 
 interface FormProps {
@@ -39,7 +40,7 @@ function FilterForm({ definition, onAdd }: FormProps) {
           onChange={(e) => setField(e.target.value)}
         >
           {columns.map((c) => (
-            <option key={c.id} value={c.key}>
+            <option key={columnId(c)} value={c.key}>
               {c.label}
             </option>
           ))}

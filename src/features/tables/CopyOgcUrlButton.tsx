@@ -1,7 +1,7 @@
 import { Button } from '@blueprintjs/core'
 import { showToast } from '../../app/toasts'
 import { ogcItemsUrl } from './ogcItemsUrl'
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
 import type { TableFilter } from './tableFilter'
 import { showTableError } from './tablesToaster'
 

@@ -1,7 +1,7 @@
 import { Button } from '@blueprintjs/core'
 import { useState } from 'react'
 import { downloadCsv, fetchAllRecords, recordsToCsv } from './exportTableCsv'
-import { tablePaging, type TableDefinition } from './tableDefinitions'
+import { appConfig, type TableDefinition } from '../../shared/config'
 import type { TableFilter } from './tableFilter'
 import { showTableError } from './tablesToaster'
 
@@ -17,7 +17,7 @@ export function ExportCsvButton({
   const exportCsv = async () => {
     setBusy(true)
     try {
-      const records = await fetchAllRecords(definition, filters, tablePaging().maxLimit)
+      const records = await fetchAllRecords(definition, filters, appConfig.tables.maxLimit)
       downloadCsv(`${definition.id}.csv`, recordsToCsv(definition, records))
     } catch (error) {
       showTableError(`Could not export ${definition.name}: ${(error as Error).message}`)

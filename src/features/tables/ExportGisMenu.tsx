@@ -1,7 +1,7 @@
 import { Button, Menu, MenuItem, Popover } from '@blueprintjs/core'
 import { useState } from 'react'
 import { downloadGisFile, type GisFormat } from './exportGisFile'
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
 import type { TableFilter } from './tableFilter'
 import { showTableError } from './tablesToaster'
 

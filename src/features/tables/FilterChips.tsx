@@ -1,5 +1,5 @@
 import { Tag } from '@blueprintjs/core'
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
 import { OPERATOR_SYMBOLS, type TableFilter } from './tableFilter'
 
 /** "Acres ≥ 100", "Incident Name contains pine" */

@@ -2,21 +2,22 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tan
 import { useMemo } from 'react'
 import { formatValue } from '../../shared/format'
 import type { TableRecord } from './fetchRecords'
-import type { TableColumn, TableDefinition } from './tableDefinitions'
+import type { Column, TableDefinition } from '../../shared/config'
+import { columnId } from './columnId'
 import { useGridKeyboard } from './useGridKeyboard'
 import { ZoomToButton } from './ZoomToButton'
 
 /** Starting width (px): enough for the header label and the formatter's usual text. */
-function initialWidth(column: TableColumn): number {
+function initialWidth(column: Column): number {
   if (column.formatter === 'zoomTo') return 64
   const base = column.formatter === 'date' ? 210 : column.type === 'number' ? 110 : 160
   return Math.max(base, Math.round(column.label.length * 7.5 + 32))
 }
 
-function columnDef(column: TableColumn, now: (() => number) | undefined): ColumnDef<TableRecord> {
+function columnDef(column: Column, now: (() => number) | undefined): ColumnDef<TableRecord> {
   const zoomTo = column.formatter === 'zoomTo'
   return {
-    id: column.id,
+    id: columnId(column),
     header: column.label,
     accessorFn: (record) => record[column.key],
     size: initialWidth(column),
@@ -51,7 +52,7 @@ export function TableGrid(props: {
     defaultColumn: { minSize: 48, maxSize: 800 },
   })
   const keyboard = useGridKeyboard(rows.length, columns.length)
-  const isNumeric = (id: string) => definition.columns.find((c) => c.id === id)?.type === 'number'
+  const isNumeric = (id: string) => definition.columns.find((c) => columnId(c) === id)?.type === 'number'
   return (
     <div className="emberline-table-scroll">
       <table

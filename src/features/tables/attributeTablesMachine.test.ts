@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromCallback, fromPromise } from 'xstate'
 import { attributeTablesMachine, type LoadRecordsInput } from './attributeTablesMachine'
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
 import type { TableRecord } from './fetchRecords'
 
 const column = (key: string, type: 'number' | 'string') => ({
   key,
-  id: key,
   label: key,
   type,
   filterable: true,
@@ -14,7 +13,7 @@ const column = (key: string, type: 'number' | 'string') => ({
 const tables: TableDefinition[] = ['a', 'b', 'c'].map((id) => ({
   id,
   name: `Table ${id.toUpperCase()}`,
-  layerId: `layer_${id}`,
+  layer: `layer_${id}`,
   dataset: id,
   tabularDataUrl: `data/${id}/records`,
   columns: [column('name', 'string'), column('acres', 'number')],

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { fetchRecords, type RecordsPage, type TableRecord } from './fetchRecords'
 import { pageCount, pageOffset, recordsUrl } from './recordsRequest'
-import { tableDefinitions, tablePaging, type TableDefinition } from './tableDefinitions'
+import { appConfig, tablesConfig, type TableDefinition } from '../../shared/config'
 import type { TableFilter } from './tableFilter'
 import { showTableError } from './tablesToaster'
 import { watchDatasetVersions, type DatasetVersionsEvent } from './watchDatasetVersions'
@@ -143,7 +143,7 @@ export const attributeTablesMachine = setup({
         ...params.filter,
         filterId: `${table.id}-filter-${sequence}`,
         tableId: table.id,
-        layerId: table.layerId,
+        layerId: table.layer,
       }
       return { sequence, filters: [...context.filters, filter] }
     }),
@@ -227,8 +227,8 @@ export const attributeTablesMachine = setup({
 }).createMachine({
   id: 'attributeTables',
   context: ({ input }) => {
-    const list = input?.tables ?? tableDefinitions()
-    const paging = tablePaging()
+    const list = input?.tables ?? tablesConfig.tables
+    const paging = appConfig.tables
     const definitions = Object.fromEntries(list.map((table) => [table.id, table]))
     const startPage = input?.startPage ?? paging.startPage
     return {

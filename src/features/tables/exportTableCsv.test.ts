@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { fetchAllRecords, recordsToCsv } from './exportTableCsv'
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
 import type { TableFilter } from './tableFilter'
 import { toCsv } from './toCsv'
 
 const table: TableDefinition = {
   id: 'fires',
   name: 'Fires',
-  layerId: 'fires',
+  layer: 'fires',
   dataset: 'fires',
   tabularDataUrl: 'data/fires/records',
   columns: [
-    { key: 'bbox', id: 'bbox', label: 'Map', type: 'string', filterable: false, formatter: 'zoomTo' },
-    { key: 'name', id: 'name', label: 'Name', type: 'string', filterable: true },
-    { key: 'acres', id: 'acres', label: 'Acres', type: 'number', filterable: true, formatter: 'sigfig3' },
+    { key: 'bbox', label: 'Map', type: 'string', filterable: false, formatter: 'zoomTo' },
+    { key: 'name', label: 'Name', type: 'string', filterable: true },
+    { key: 'acres', label: 'Acres', type: 'number', filterable: true, formatter: 'sigfig3' },
     { key: 'acres', id: 'acres_again', label: 'Acres again', type: 'number', filterable: false },
   ],
 }

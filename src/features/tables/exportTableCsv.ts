@@ -1,7 +1,7 @@
 import { formatPlain } from '../../shared/format'
 import { fetchRecords, type TableRecord } from './fetchRecords'
 import { recordsUrl } from './recordsRequest'
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
 import type { TableFilter } from './tableFilter'
 import { toCsv } from './toCsv'
 

@@ -1,4 +1,4 @@
-import type { TableDefinition } from './tableDefinitions'
+import type { TableDefinition } from '../../shared/config'
 import { recordsQueryString } from '../../shared/filters'
 import { toRecordsFilter, type TableFilter } from './tableFilter'
 

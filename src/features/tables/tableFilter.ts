@@ -5,7 +5,7 @@ import {
   type NumericOperator,
   type RecordsFilter,
 } from '../../shared/filters'
-import type { ColumnType } from './tableDefinitions'
+import type { Column } from '../../shared/config'
 
 /** Operators of numeric filters (spec §5: sent as the filter's `type`); the shared codec's list. */
 export const NUMBER_OPERATORS = NUMERIC_OPERATORS
@@ -21,7 +21,7 @@ export interface TableFilter {
   filterId: string
   layerId: string
   tableId: string
-  columnType: ColumnType
+  columnType: Column['type']
   field: string
   value: string | number
   operator: FilterOperator
