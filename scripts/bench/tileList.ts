@@ -15,12 +15,13 @@ const lat2y = (lat: number, z: number): number => {
 
 /**
  * The peer's tile mix: every z6–z8 tile over the bbox, then `n` distinct random z10–z14 tiles
- * near the given places (33/53/84/145/185 per zoom for n = 500, like gen-data.mjs).
+ * near the given places (33/53/84/145/185 per zoom for n = 500, like gen-data.mjs), drawn with `seed`.
  */
 export function benchTiles(
   bbox: readonly number[],
   places: readonly { lon: number; lat: number }[],
   n = 500,
+  seed = 42,
 ): BenchTile[] {
   const [w, s, e, north] = bbox as [number, number, number, number]
   const out: BenchTile[] = []
@@ -28,7 +29,7 @@ export function benchTiles(
     for (let x = lon2x(w, z); x <= lon2x(e, z); x++)
       for (let y = lat2y(north, z); y <= lat2y(s, z); y++) out.push({ z, x, y, set: 'z6-8' })
   const share = [33, 53, 84, 145, 185].map((k) => Math.round((k * n) / 500))
-  const rng = createRng(42, 'bench-tiles')
+  const rng = createRng(seed, 'bench-tiles')
   const seen = new Set<string>()
   share.forEach((count, i) => {
     const z = 10 + i

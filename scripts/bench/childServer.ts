@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+
+export interface ChildServer {
+  child: ChildProcess
+  port: number
+  /** The process's own figure after `listening` (ms from its start to listening), if it prints one. */
+  startupMs: number
+  /** Resolves with the ms printed on the child's `warm <ms>` line (our server: tile data and indexes ready). */
+  warm: Promise<number>
+  stop(): Promise<void>
+}
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+/**
+ * Starts `node --import tsx <script>` (a bench server of this folder) and resolves once it prints
+ * `listening <port> [<startup ms>]`.
+ */
+export function startChild(script: string, env: Record<string, string>): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let buf = ''
+    let warmDone: (ms: number) => void = () => undefined
+    const warm = new Promise<number>((r) => (warmDone = r))
+    const stop = async (): Promise<void> => {
+      if (child.exitCode !== null) return
+      child.kill('SIGTERM')
+      await new Promise((r) => child.once('exit', r))
+    }
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buf += chunk.toString()
+      const w = /warm (\d+)/.exec(buf)
+      if (w) warmDone(Number(w[1]))
+      const l = /listening (\d+)(?: (\d+))?/.exec(buf)
+      if (l) resolve({ child, port: Number(l[1]), startupMs: Number(l[2] ?? 0), warm, stop })
+    })
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code}`)))
+  })
+}
+
+/** Resident set of a process, MiB (from /proc). */
+export function rssMiB(pid: number | undefined): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kb ? Math.round(Number(kb) / 1024) : null
+  } catch {
+    return null
+  }
+}
