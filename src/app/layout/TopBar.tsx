@@ -5,7 +5,7 @@ import {
   Navbar,
   NavbarGroup,
   NavbarHeading,
-  Popover,
+  PopoverNext,
   Tab,
   Tabs,
 } from '@blueprintjs/core'
@@ -60,14 +60,14 @@ export function TopBar() {
             >
               <Tab id="primary" title={primaryTab.label} />
             </Tabs>
-            <Popover
+            <PopoverNext
               placement="bottom-end"
               content={
                 <TopBarMenu entries={menuEntries} activePath={pathname} onNavigate={go} onLogout={signOut} />
               }
             >
               <Button variant="minimal" icon="more" aria-label={moreOptionsLabel} />
-            </Popover>
+            </PopoverNext>
           </>
         )}
       </NavbarGroup>

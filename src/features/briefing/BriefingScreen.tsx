@@ -6,7 +6,7 @@ import './briefing.css'
 export function BriefingScreen() {
   return (
     <div className="el-briefing-screen">
-      <MapScreen panel={<BriefingSheet />} />
+      <MapScreen panel={<BriefingSheet />} panelLayout="flow" />
     </div>
   )
 }

@@ -5,6 +5,9 @@ import { lazy, Suspense, useMemo, useReducer, useState, type ReactNode } from 'r
 import { appConfig, layersConfig } from '../../shared/config'
 import { initialLayerState, LayerSidebar, LayerStateContext, layerReducer } from '../layers'
 import { AttributeTablesProvider, useAttributeTables } from '../tables'
+import { LayersDrawer } from './layout/LayersDrawer'
+import { MapColumn, type MapColumnProps } from './layout/MapColumn'
+import { useNarrowScreen } from './layout/useViewport'
 import { MapInstanceContext } from './mapContext'
 import './mapScreen.css'
 import { MapView } from './MapView'
@@ -15,6 +18,13 @@ import { useDemoFlag } from './useMapMeta'
 export interface MapScreenProps {
   /** Extra content under the map (e.g. the forecast chart panel of /DailyWildfireRisk). */
   readonly panel?: ReactNode
+  /** Names the panel, its resize handle and its collapse button. */
+  readonly panelTitle?: string
+  /**
+   * `dock` (default): the panel is docked beneath the map, collapsible and resizable, and the map keeps
+   * half the viewport; `flow`: the panel follows the map in the page (the printable briefing).
+   */
+  readonly panelLayout?: 'dock' | 'flow'
 }
 
 const sidebarExcluded = (path: string) =>
@@ -25,25 +35,34 @@ const AttributeTablesPanel = lazy(() =>
   import('../tables/AttributeTablesPanel').then((m) => ({ default: m.AttributeTablesPanel })),
 )
 
-/** The attribute-tables panel, loaded and mounted while at least one table is open. */
-function TablesPanelWhenOpen({ now }: { readonly now: () => number }) {
+/** The map column with the attribute-tables panel docked while at least one table is open. */
+function ColumnWithTables(props: Omit<MapColumnProps, 'tables'> & { readonly now: () => number }) {
   const { openTableIds } = useAttributeTables()
-  if (openTableIds.length === 0) return null
+  const { now, ...column } = props
+  const tables =
+    openTableIds.length === 0 ? null : (
+      <Suspense fallback={<Spinner className="el-tables-loading" size={24} />}>
+        <AttributeTablesPanel now={now} />
+      </Suspense>
+    )
+  return <MapColumn {...column} tables={tables} />
+}
+
+/** The sidebar with its table buttons wired to the attribute-tables panel (and a callback after opening one). */
+function SidebarWithTables({ onOpened }: { readonly onOpened?: () => void }) {
+  const { openTable } = useAttributeTables()
   return (
-    <Suspense fallback={<Spinner className="el-tables-loading" size={24} />}>
-      <AttributeTablesPanel now={now} />
-    </Suspense>
+    <LayerSidebar
+      onOpenTable={(id) => {
+        openTable(id)
+        onOpened?.()
+      }}
+    />
   )
 }
 
-/** The sidebar with its table buttons wired to the attribute-tables panel. */
-function SidebarWithTables() {
-  const { openTable } = useAttributeTables()
-  return <LayerSidebar onOpenTable={openTable} />
-}
-
 /** The main map screen: layer sidebar, Leaflet map and the panel beneath it. */
-export function MapScreen({ panel }: MapScreenProps) {
+export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' }: MapScreenProps) {
   const [shared] = useState(() => decodeSharedView(window.location.search))
   const [state, dispatch] = useReducer(layerReducer, shared, (seed) =>
     initialLayerState(layersConfig.layers, seed),
@@ -51,24 +70,38 @@ export function MapScreen({ panel }: MapScreenProps) {
   const [map, setMap] = useState<LeafletMap | null>(null)
   const demo = useDemoFlag()
   const showSidebar = !sidebarExcluded(window.location.pathname)
+  const narrow = useNarrowScreen()
+  const [drawerOpen, setDrawerOpen] = useState(false)
   const now = useMemo(() => mapClock(demo ?? appConfig.demo.enabled), [demo])
+  const mapView =
+    demo === null ? (
+      <Spinner className="el-map-loading" />
+    ) : (
+      <MapView demo={demo} shared={shared} onMap={setMap} />
+    )
   return (
     <LayerStateContext.Provider value={{ state, dispatch }}>
       <MapInstanceContext.Provider value={map}>
         <AttributeTablesProvider>
-          <div className="el-map-screen bp6-dark">
-            {showSidebar ? <SidebarWithTables /> : null}
-            <div className="el-map-column">
-              <div className="el-map-holder">
-                {demo === null ? (
-                  <Spinner className="el-map-loading" />
-                ) : (
-                  <MapView demo={demo} shared={shared} onMap={setMap} />
-                )}
-              </div>
-              {panel ? <div className="el-map-panel">{panel}</div> : null}
-              <TablesPanelWhenOpen now={now} />
-            </div>
+          <div className={`el-map-screen bp6-dark${narrow ? ' el-map-screen-narrow' : ''}`}>
+            {showSidebar && !narrow ? <SidebarWithTables /> : null}
+            {showSidebar && narrow ? (
+              <LayersDrawer
+                open={drawerOpen}
+                onOpen={() => setDrawerOpen(true)}
+                onClose={() => setDrawerOpen(false)}
+              >
+                <SidebarWithTables onOpened={() => setDrawerOpen(false)} />
+              </LayersDrawer>
+            ) : null}
+            <ColumnWithTables
+              map={map}
+              mapView={mapView}
+              panel={panel}
+              panelTitle={panelTitle}
+              panelLayout={panelLayout}
+              now={now}
+            />
           </div>
         </AttributeTablesProvider>
       </MapInstanceContext.Provider>

@@ -1,4 +1,4 @@
-import { Button, Menu, MenuItem, Popover } from '@blueprintjs/core'
+import { Button, Menu, MenuItem, PopoverNext } from '@blueprintjs/core'
 import { useState } from 'react'
 import { downloadGisFile, type GisFormat } from './exportGisFile'
 import type { TableDefinition } from '../../shared/config'
@@ -30,7 +30,7 @@ export function ExportGisMenu({
     }
   }
   return (
-    <Popover
+    <PopoverNext
       placement="bottom-end"
       content={
         <Menu aria-label="Export with geometry">
@@ -54,6 +54,6 @@ export function ExportGisMenu({
         loading={busy}
         className="emberline-export-gis"
       />
-    </Popover>
+    </PopoverNext>
   )
 }

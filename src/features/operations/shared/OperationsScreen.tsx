@@ -32,6 +32,7 @@ function OperationsNav() {
 export function OperationsScreen({ children }: { children: ReactNode }) {
   return (
     <MapScreen
+      panelTitle="Operations"
       panel={
         <>
           <OperationsNav />

@@ -1,0 +1,68 @@
+import type { Map as LeafletMap } from 'leaflet'
+import { useEffect, useMemo, useRef, type ReactNode } from 'react'
+import { DockedPanel } from './DockedPanel'
+import { useDockLayout, type DockRequest } from './useDockLayout'
+import { useElementHeight } from './useElementHeight'
+import { useViewportHeight } from './useViewport'
+
+export interface MapColumnProps {
+  readonly map: LeafletMap | null
+  /** The Leaflet map (or its loading spinner). */
+  readonly mapView: ReactNode
+  /** The route's panel beneath the map (forecast chart, operations view, briefing sheet). */
+  readonly panel?: ReactNode
+  readonly panelTitle: string
+  /** `dock`: resizable and collapsible beneath the map; `flow`: in the page flow (the printable briefing). */
+  readonly panelLayout: 'dock' | 'flow'
+  /** The attribute-tables panel while a table is open, else null. */
+  readonly tables: ReactNode | null
+}
+
+/** Most the tables panel asks for when sized automatically: 45 % of the viewport. */
+const TABLES_SHARE = 0.45
+
+/**
+ * The map with the panels docked beneath it: each can be collapsed and resized, and the map keeps
+ * half the viewport height unless the user drags a panel taller. Leaflet is told when its box changes.
+ */
+export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables }: MapColumnProps) {
+  const columnRef = useRef<HTMLDivElement>(null)
+  const holderRef = useRef<HTMLDivElement>(null)
+  const columnHeight = useElementHeight(columnRef)
+  const holderHeight = useElementHeight(holderRef)
+  const viewportHeight = useViewportHeight()
+  const docked = panelLayout === 'dock'
+  const requests = useMemo<DockRequest[]>(
+    () => [
+      { id: 'el-route-panel', shown: docked && panel !== undefined, preferred: Number.POSITIVE_INFINITY },
+      { id: 'el-tables-dock', shown: tables !== null, preferred: Math.round(viewportHeight * TABLES_SHARE) },
+    ],
+    [docked, panel, tables, viewportHeight],
+  )
+  const slots = useDockLayout(requests, columnHeight, viewportHeight)
+
+  useEffect(() => {
+    map?.invalidateSize({ pan: false })
+  }, [map, holderHeight])
+
+  const dock = (id: string, title: string, content: ReactNode) => {
+    const slot = slots[id]
+    if (!slot || columnHeight === 0) return null
+    return (
+      <DockedPanel id={id} title={title} viewportHeight={viewportHeight} {...slot}>
+        {content}
+      </DockedPanel>
+    )
+  }
+
+  return (
+    <div className="el-map-column" ref={columnRef}>
+      <div className="el-map-holder" ref={holderRef}>
+        {mapView}
+      </div>
+      {panel !== undefined && !docked ? <div className="el-map-panel">{panel}</div> : null}
+      {docked && panel !== undefined ? dock('el-route-panel', panelTitle, panel) : null}
+      {tables !== null ? dock('el-tables-dock', 'Attribute tables', tables) : null}
+    </div>
+  )
+}
