@@ -4,7 +4,7 @@ import '@blueprintjs/core/lib/css/blueprint.css'
 import './app.css'
 import { App } from './App'
 import { registerIconLoader } from './icons/registerIconLoader'
-import { serverMeta } from './meta/serverMeta'
+import { serverMeta } from '../features/session'
 
 registerIconLoader()
 void serverMeta()

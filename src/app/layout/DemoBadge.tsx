@@ -1,7 +1,7 @@
 import { Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
 import { appConfig } from '../../shared/config'
-import { serverMeta, settledServerMeta } from '../meta/serverMeta'
+import { serverMeta, settledServerMeta } from '../../features/session'
 
 /** A discreet 'Demo data' badge while the server runs on demo data (GET /api/meta). */
 export function DemoBadge() {

@@ -1,5 +1,3 @@
 export { showToast, clearToasts } from './toaster'
-export { notify, toastEventName } from './toastEvents'
-export type { ToastRequest } from './toastEvents'
 export type { ToastType } from './toastProps'
 export { useToastEvents } from './useToastEvents'

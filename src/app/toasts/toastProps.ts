@@ -2,8 +2,9 @@ import type { Intent, ToastProps, ToasterPosition } from '@blueprintjs/core'
 import type { IconName } from '@blueprintjs/icons'
 import { appConfig } from '../../shared/config'
 
-/** The toast types of spec §4. */
-export type ToastType = 'info' | 'success' | 'warning' | 'error' | 'loading' | 'default'
+import type { ToastType } from '../../shared/toastEvents'
+
+export type { ToastType }
 
 const intents: Record<ToastType, Intent> = {
   info: 'primary',

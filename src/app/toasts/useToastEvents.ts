@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { showToast } from './toaster'
-import { toastEventName, toastRequest } from './toastEvents'
+import { toastEventName, toastRequest } from '../../shared/toastEvents'
 
 /** Shows the toasts features ask for through the 'emberline:toast' event. */
 export function useToastEvents(): void {

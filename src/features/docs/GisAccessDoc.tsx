@@ -1,6 +1,6 @@
 import { Button, Code, H2, H3, H4, Pre } from '@blueprintjs/core'
 import { Fragment, useMemo } from 'react'
-import { showToast } from '../../app/toasts'
+import { notify } from '../../shared/toastEvents'
 import { currentSessionToken } from '../session/authFetch'
 import { buildGisAccessDoc, GDAL_HEADER_OPTION } from './buildGisAccessDoc'
 import './gisAccess.css'
@@ -8,9 +8,9 @@ import './gisAccess.css'
 async function copy(text: string, what: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text)
-    void showToast('success', `${what} copied`)
+    notify('success', `${what} copied`)
   } catch {
-    void showToast('error', `Could not copy the ${what.toLowerCase()}`)
+    notify('error', `Could not copy the ${what.toLowerCase()}`)
   }
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { serverMeta, settledServerMeta, type ServerMeta } from '../../app/meta/serverMeta'
+import { serverMeta, settledServerMeta, type ServerMeta } from '../session'
 import { appConfig } from '../../shared/config'
 
 const demoOf = (meta: ServerMeta | null): boolean => meta?.demo ?? appConfig.demo.enabled

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { appConfig } from '../../shared/config'
 import { todayKey } from '../../shared/risk'
-import { serverMeta, settledServerMeta, type ServerMeta } from '../../app/meta/serverMeta'
+import { serverMeta, settledServerMeta, type ServerMeta } from '../session'
 
 /** The reference date to show as 'Today' when the server runs in demo mode (GET /api/meta). */
 export function referenceDateOf(meta: ServerMeta | null): string | null {

@@ -1,5 +1,5 @@
 import { Button } from '@blueprintjs/core'
-import { showToast } from '../../app/toasts'
+import { notify } from '../../shared/toastEvents'
 import { ogcItemsUrl } from './ogcItemsUrl'
 import type { TableDefinition } from '../../shared/config'
 import type { TableFilter } from './tableFilter'
@@ -17,7 +17,7 @@ export function CopyOgcUrlButton({
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url)
-      void showToast('success', 'OGC API items URL copied')
+      notify('success', 'OGC API items URL copied')
     } catch {
       showTableError(`Could not copy; the URL is ${url}`)
     }

@@ -1,9 +1,10 @@
-import type { ToastType } from './toastProps'
+/** The toast types of spec §4. */
+export type ToastType = 'info' | 'success' | 'warning' | 'error' | 'loading' | 'default'
 
 /**
  * Features raise app notifications without importing the app shell: they dispatch this DOM event,
  * `window.dispatchEvent(new CustomEvent('emberline:toast', { detail: { type: 'error', message } }))`,
- * or call notify() below.
+ * or call notify() below; the shell's toaster (src/app/toasts) shows them.
  */
 export const toastEventName = 'emberline:toast'
 
@@ -15,6 +16,7 @@ export interface ToastRequest {
 const types: readonly string[] = ['info', 'success', 'warning', 'error', 'loading', 'default']
 
 export function notify(type: ToastType, message: string): void {
+  if (typeof window === 'undefined') return
   window.dispatchEvent(new CustomEvent<ToastRequest>(toastEventName, { detail: { type, message } }))
 }
 
