@@ -11,7 +11,7 @@ const sel = {
   ready: '.el-mitigation-panel[data-status="ready"]',
   rows: '[data-testid="mitigation-table"] tbody tr',
   row: (key: string) => `[data-testid="mitigation-table"] tbody tr[data-key="${key}"]`,
-  weight: (id: string) => `#el-mitigation-weight-${id}`,
+  weight: (id: string) => `.el-mitigation-weights input[data-factor="${id}"]`,
   chart: '[data-testid="mitigation-chart"]',
   bars: '[data-testid="mitigation-chart"] .apexcharts-bar-area',
   highlight: 'path.el-mitigation-highlight',

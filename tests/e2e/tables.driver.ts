@@ -7,7 +7,7 @@ export const tableSelectors = {
   panel: 'section[aria-label="Attribute tables"]',
   view: '.emberline-table-view',
   tab: (tableId: string) => `[role="tab"]:has([data-table-id="${tableId}"])`,
-  close: (name: string) => `button[aria-label="Close ${name}"]`,
+  close: (name: string) => `.emberline-tab-close[data-close="${name}"]`,
   openTable: (layerName: string) => `button[aria-label="Open ${layerName} table"]`,
   rows: '.emberline-table-grid tbody tr',
   chip: '.emberline-filter-chip',

@@ -10,6 +10,8 @@ const texts: Readonly<Record<string, string | undefined>> = appConfig.texts
 
 function IntensitySlider(props: {
   label: string
+  /** The handle's accessible name, e.g. 'Buildings intensity'. */
+  name: string
   value: number
   onChange: (v: number) => void
   testId: string
@@ -24,6 +26,7 @@ function IntensitySlider(props: {
         labelStepSize={50}
         value={props.value}
         onChange={props.onChange}
+        handleHtmlProps={{ 'aria-label': props.name }}
       />
     </div>
   )
@@ -80,6 +83,7 @@ function LayerBody({ layer }: { layer: LayerDefinition }) {
       {layer.showLayerIntensity ? (
         <IntensitySlider
           label="Intensity"
+          name={`${layer.name} intensity`}
           testId={`${layer.id}-intensity`}
           value={state.intensity[layer.id] ?? 100}
           onChange={(value) => dispatch({ type: 'setIntensity', layerId: layer.id, value })}
@@ -88,6 +92,7 @@ function LayerBody({ layer }: { layer: LayerDefinition }) {
       {layer.showSubLayerIntensity ? (
         <IntensitySlider
           label="Sub-layer intensity"
+          name={`${layer.name} sub-layer intensity`}
           testId={`${layer.id}-sublayer-intensity`}
           value={state.subLayerIntensity[layer.id] ?? 100}
           onChange={(value) => dispatch({ type: 'setSubLayerIntensity', layerId: layer.id, value })}

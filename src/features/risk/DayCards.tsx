@@ -18,7 +18,8 @@ export function DayCards({ timestamps, scores, todayKey }: DayCardsProps) {
     [timestamps, scores, dayLabelTimeZone],
   )
   return (
-    <ul className="emberline-day-cards" aria-label="Daily maximum risk">
+    // Scrolls sideways on narrow screens: focusable so the keyboard can scroll it (WCAG 2.1.1).
+    <ul className="emberline-day-cards" aria-label="Daily maximum risk" tabIndex={0}>
       {days.map((day) => {
         const label = riskLabel(day.max)
         return (

@@ -1,4 +1,4 @@
-import { Button, Tab, Tabs } from '@blueprintjs/core'
+import { Button, Icon, Tab, Tabs } from '@blueprintjs/core'
 import { AttributeTablesActor } from './attributeTablesActor'
 import { TableView } from './TableView'
 import './tables.css'
@@ -8,7 +8,11 @@ export interface AttributeTablesPanelProps {
   now?: () => number
 }
 
-/** The bottom panel: one tab per open table, hidden while none is open (spec §2, §4). */
+/**
+ * The bottom panel: one tab per open table, hidden while none is open (spec §2, §4). A tab closes
+ * with its × (pointer) or the Delete key while the tab has focus (keyboard): a button inside a
+ * role="tab" would be a control nested in a control, which screen readers cannot reach.
+ */
 export function AttributeTablesPanel({ now }: AttributeTablesPanelProps) {
   const actor = AttributeTablesActor.useActorRef()
   const shown = AttributeTablesActor.useSelector((s) => s.matches('shown'))
@@ -31,20 +35,28 @@ export function AttributeTablesPanel({ now }: AttributeTablesPanelProps) {
                 key={tableId}
                 id={tableId}
                 className="emberline-table-tab"
+                aria-keyshortcuts="Delete"
+                aria-description="Delete closes the table"
+                onKeyDown={(event) => {
+                  if (event.key !== 'Delete') return
+                  event.preventDefault()
+                  actor.send({ type: 'table.close', tableId })
+                }}
                 title={
                   <span className="emberline-tab-title" data-table-id={tableId}>
                     {name}
-                    <Button
-                      size="small"
-                      variant="minimal"
-                      icon="cross"
-                      aria-label={`Close ${name}`}
+                    <span
                       className="emberline-tab-close"
+                      data-close={name}
+                      title={`Close ${name}`}
+                      aria-hidden="true"
                       onClick={(event) => {
                         event.stopPropagation()
                         actor.send({ type: 'table.close', tableId })
                       }}
-                    />
+                    >
+                      <Icon icon="cross" size={14} />
+                    </span>
                   </span>
                 }
               />

@@ -15,7 +15,7 @@ export function FilterChips(props: {
   onRemove: (filterId: string) => void
 }) {
   return (
-    <div className="emberline-filter-chips" aria-label="Filters">
+    <div className="emberline-filter-chips" role="group" aria-label="Filters">
       {props.filters.map((filter) => (
         <Tag
           key={filter.filterId}

@@ -1,4 +1,4 @@
-import { Callout, NonIdealState, Spinner } from '@blueprintjs/core'
+import { Callout, Classes, NonIdealState, Spinner } from '@blueprintjs/core'
 import { AddFilterForm } from './AddFilterForm'
 import { AttributeTablesActor } from './attributeTablesActor'
 import { CopyOgcUrlButton } from './CopyOgcUrlButton'
@@ -7,6 +7,10 @@ import { ExportGisMenu } from './ExportGisMenu'
 import { FilterChips } from './FilterChips'
 import { TableGrid } from './TableGrid'
 import { TablePagination } from './TablePagination'
+
+/** Blueprint's ids of a tab of the attribute-tables Tabs and of its panel (aria-controls names the panel). */
+const tabPanelId = (tableId: string) => `${Classes.TAB_PANEL}_emberline-attribute-tables_${tableId}`
+const tabTitleId = (tableId: string) => `${Classes.TAB}-title_emberline-attribute-tables_${tableId}`
 
 /** The current table: its filters, pages, export, and the grid of the page's rows. */
 export function TableView({ tableId, now }: { tableId: string; now?: () => number }) {
@@ -22,7 +26,8 @@ export function TableView({ tableId, now }: { tableId: string; now?: () => numbe
     <div
       className="emberline-table-view"
       role="tabpanel"
-      aria-label={definition.name}
+      id={tabPanelId(tableId)}
+      aria-labelledby={tabTitleId(tableId)}
       aria-busy={table.loading}
       data-table-id={tableId}
       data-page={table.page}

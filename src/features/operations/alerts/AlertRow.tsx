@@ -1,4 +1,5 @@
 import { Button, Tag } from '@blueprintjs/core'
+import { themeTextOn } from '../../../shared/a11y/themeText'
 import { formatDate, formatOneDecimal } from '../../../shared/format'
 import type { AlertInfo, AlertSeverityInfo } from './alertsApi'
 
@@ -29,7 +30,13 @@ export function AlertRow({ alert, severity, shown, saving, onShow, onAcknowledge
       data-acknowledged={alert.acknowledged ? 'true' : 'false'}
     >
       <td>
-        <Tag className="el-alert-severity" style={{ backgroundColor: severity?.color }} round>
+        <Tag
+          className="el-alert-severity"
+          style={
+            severity ? { backgroundColor: severity.color, color: themeTextOn(severity.color) } : undefined
+          }
+          round
+        >
           {severity?.label ?? alert.severity}
         </Tag>
       </td>

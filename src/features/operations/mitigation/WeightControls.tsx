@@ -19,20 +19,23 @@ const percent = new Intl.NumberFormat(appConfig.formatting.locale, {
   maximumFractionDigits: 0,
 })
 
-/** One numeric input per consequence factor, its share of the weights, and 'Reset to defaults'. */
+/**
+ * One numeric input per consequence factor, its share of the weights, and 'Reset to defaults'.
+ * The inputs keep Blueprint's own ids (its stepper buttons' aria-controls name them) and are
+ * labelled through aria-labelledby.
+ */
 export function WeightControls({ factors, texts, invalid, onChange, onReset, changed }: WeightControlsProps) {
   return (
-    <div className="el-mitigation-weights" aria-label="Weights">
+    <div className="el-mitigation-weights" role="group" aria-label="Weights">
       {factors.map((f) => (
         <FormGroup
           key={f.id}
-          label={f.label}
-          labelFor={`el-mitigation-weight-${f.id}`}
+          label={<span id={`el-mitigation-weight-${f.id}-label`}>{f.label}</span>}
           helperText={invalid.has(f.id) ? 'a number, 0 or more' : `${percent.format(f.share)} of the weights`}
           intent={invalid.has(f.id) ? 'danger' : 'none'}
         >
           <NumericInput
-            id={`el-mitigation-weight-${f.id}`}
+            aria-labelledby={`el-mitigation-weight-${f.id}-label`}
             data-factor={f.id}
             value={texts[f.id] ?? ''}
             min={0}
