@@ -28,7 +28,8 @@ export interface SlicePlan {
 
 /** The features of a tile under its plan: TileData positions in id order, and how many matched. */
 export interface TilePick {
-  picked: number[]
+  /** An Int32Array when it crossed to a pool worker (its buffer moved, not copied). */
+  picked: readonly number[] | Int32Array
   matched: number
 }
 
@@ -48,7 +49,7 @@ export function pickTile(
 }
 
 /** Vertices a pick holds: the work of cutting and encoding it. */
-export function pickVertices(data: TileData, picked: readonly number[]): number {
+export function pickVertices(data: TileData, picked: TilePick['picked']): number {
   let n = 0
   for (const k of picked)
     n +=

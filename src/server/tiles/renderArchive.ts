@@ -104,7 +104,7 @@ const COLLAPSE_UNITS = 16
  * True when a picked feature is small enough at this zoom to have been cut away: a deeper zoom
  * may draw it. (Large features dropped here only grazed the tile's box: deeper tiles lack them too.)
  */
-function pickedSmall(ready: ReadyTileData, picked: readonly number[], z: number): boolean {
+function pickedSmall(ready: ReadyTileData, picked: Iterable<number>, z: number): boolean {
   const limit = COLLAPSE_UNITS / (2 ** z * EXTENT)
   for (const k of picked) if ((ready.data.sizes[k] as number) < limit) return true
   return false

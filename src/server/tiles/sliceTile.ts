@@ -84,7 +84,7 @@ export function ringArea(ring: readonly TilePoint[]): number {
  */
 export function sliceTile(
   t: TileData,
-  picked: readonly number[],
+  picked: Iterable<number>,
   z: number,
   x: number,
   y: number,

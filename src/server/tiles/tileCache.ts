@@ -41,6 +41,8 @@ export class TileCache {
   private readonly contentKeys = new Map<string, string>()
   /** The datasets' in-memory tile data (pre-projected geometry, attribute columns, box index). */
   readonly indexes: TileIndexes
+  /** Tiles cut since start (one per tile and version however many ask at once; coalescing test). */
+  cuts = 0
 
   constructor(
     private readonly store: Store,
@@ -62,6 +64,7 @@ export class TileCache {
     if (hit) return Promise.resolve(hit)
     const inFlight = this.pending.get(key)
     if (inFlight) return inFlight
+    this.cuts += 1
     const job = this.build(source, z, x, y, key).finally(() => this.pending.delete(key))
     this.pending.set(key, job)
     return job

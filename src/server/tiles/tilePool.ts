@@ -69,10 +69,14 @@ export class TilePool {
     plan: SlicePlan,
     pick?: TilePick,
   ): Promise<PooledTile | null> {
-    return this.send({ type: 'job', dataset, version, z, x, y, plan, pick })
+    if (!pick) return this.send({ type: 'job', dataset, version, z, x, y, plan })
+    // The feature positions travel as one moved buffer; the feature data is shared, never copied.
+    const picked = Int32Array.from(pick.picked)
+    const moved = { picked, matched: pick.matched }
+    return this.send({ type: 'job', dataset, version, z, x, y, plan, pick: moved }, [picked.buffer])
   }
 
-  private send(message: Record<string, unknown>): Promise<PooledTile | null> {
+  private send(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<PooledTile | null> {
     if (this.failed || this.slots.length === 0) return Promise.resolve(null)
     let slot = this.slots[0] as Slot
     for (const s of this.slots) if (s.load < slot.load) slot = s
@@ -88,7 +92,7 @@ export class TilePool {
           mode: reply.mode ?? 'full',
         })
       })
-      slot.worker.postMessage({ ...message, id })
+      slot.worker.postMessage({ ...message, id }, transfer)
     })
   }
 
