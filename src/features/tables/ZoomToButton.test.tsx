@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { ZoomToButton } from './ZoomToButton'
 
 // Leaflet needs a window: the map and the zoom are stubbed (a map is present).
-vi.mock('../map/mapContext', () => ({ useLeafletMap: () => ({}) }))
+vi.mock('../map', () => ({ useMapHighlighter: () => ({}) }))
 vi.mock('./zoomToBbox', () => ({ zoomToBbox: () => undefined }))
 
 describe('ZoomToButton', () => {

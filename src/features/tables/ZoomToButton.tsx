@@ -1,5 +1,5 @@
 import { Button } from '@blueprintjs/core'
-import { useLeafletMap } from '../map/mapContext'
+import { useMapHighlighter } from '../map'
 import { parseBbox } from './parseBbox'
 import { zoomToBbox } from './zoomToBbox'
 
@@ -8,7 +8,7 @@ import { zoomToBbox } from './zoomToBbox'
  * without a location (`bbox: null`, e.g. a zone-only alert kept as a record).
  */
 export function ZoomToButton({ value }: { value: unknown }) {
-  const map = useLeafletMap()
+  const highlighter = useMapHighlighter()
   const bbox = parseBbox(value)
   const label = bbox ? 'Zoom to feature' : 'No location: not on the map'
   return (
@@ -20,9 +20,9 @@ export function ZoomToButton({ value }: { value: unknown }) {
       aria-label={label}
       title={label}
       className="emberline-zoom-to"
-      disabled={!map || !bbox}
+      disabled={!highlighter || !bbox}
       onClick={() => {
-        if (map && bbox) zoomToBbox(map, bbox)
+        if (highlighter && bbox) zoomToBbox(highlighter, bbox)
       }}
     />
   )

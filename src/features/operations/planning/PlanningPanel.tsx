@@ -2,14 +2,9 @@ import { Button, Callout, NonIdealState, Slider, Spinner, Switch, Tag } from '@b
 import { useEffect, useState } from 'react'
 import { appConfig, operationsConfig } from '../../../shared/config'
 import { formatDate, formatOneDecimal, formatPlain } from '../../../shared/format'
-import { useLayerState } from '../../layers/LayerStateContext'
-import {
-  SortableTable,
-  useFeatureGeometry,
-  useMapHighlight,
-  useShowDatasetLayers,
-  type SortableColumn,
-} from '../shared'
+import { useLayerState } from '../../layers'
+import { useMapHighlight } from '../../map'
+import { SortableTable, useFeatureGeometry, useShowDatasetLayers, type SortableColumn } from '../shared'
 import { hourFromSearch, searchWithHour, type PlanningCircuit } from './planningApi'
 import { ThresholdInput } from './ThresholdInput'
 import { usePlanning } from './usePlanning'

@@ -2,11 +2,11 @@ import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { useState } from 'react'
 import { operationsConfig } from '../../../shared/config'
 import { formatDate, formatPlain, formatValue } from '../../../shared/format'
+import { useMapHighlight } from '../../map'
 import {
   downloadText,
   nextSort,
   SortableTable,
-  useMapHighlight,
   useShowDatasetLayers,
   type SortableColumn,
   type SortState,

@@ -2,7 +2,6 @@
 export { SortableTable, nextSort } from './SortableTable'
 export type { SortableColumn, SortableTableProps, SortState } from './SortableTable'
 export { downloadText } from './downloadText'
-export { useMapHighlight, HIGHLIGHT_PANE } from './useMapHighlight'
 export { useShowDatasetLayers, layersOfDataset } from './useShowDatasetLayers'
 export { useFetched } from './useFetched'
 export type { Loadable } from './useFetched'
