@@ -1,14 +1,4 @@
-import {
-  Alignment,
-  Button,
-  Drawer,
-  Navbar,
-  NavbarGroup,
-  NavbarHeading,
-  PopoverNext,
-  Tab,
-  Tabs,
-} from '@blueprintjs/core'
+import { Alignment, Button, Drawer, Navbar, NavbarGroup, NavbarHeading, PopoverNext } from '@blueprintjs/core'
 import { useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { appConfig } from '../../shared/config'
@@ -25,7 +15,7 @@ const narrowQuery = '(max-width: 768px)'
 /** Top bar of spec §2: logo and brand, the primary tab, 'More options' menu; a drawer on mobile. */
 export function TopBar() {
   const { primaryTab, height, moreOptionsLabel } = appConfig.topBar
-  const { pathname } = useLocation()
+  const { pathname, search } = useLocation()
   const navigate = useNavigate()
   const { logout } = useSession()
   const narrow = useMediaQuery(narrowQuery)
@@ -53,13 +43,22 @@ export function TopBar() {
           <Button variant="minimal" icon="menu" aria-label="Open menu" onClick={() => setDrawerOpen(true)} />
         ) : (
           <>
-            <Tabs
-              id="emberline-primary-tabs"
-              selectedTabId={primaryActive ? 'primary' : 'none'}
-              onChange={() => go(primaryTab.path)}
-            >
-              <Tab id="primary" title={primaryTab.label} />
-            </Tabs>
+            {/* A link drawn as a tab: it goes to a page (aria-current), it controls no tab panel. */}
+            <nav className="emberline-primary-nav" aria-label="Primary">
+              <a
+                className="emberline-primary-tab"
+                href={menuTarget(primaryTab.path, search)}
+                aria-current={primaryActive ? 'page' : undefined}
+                onClick={(event) => {
+                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+                    return
+                  event.preventDefault()
+                  go(primaryTab.path)
+                }}
+              >
+                {primaryTab.label}
+              </a>
+            </nav>
             <PopoverNext
               placement="bottom-end"
               content={

@@ -1,7 +1,6 @@
 import { Button, type IconName } from '@blueprintjs/core'
 import { useState } from 'react'
 import { layersConfig, type Category } from '../../shared/config'
-import { LayerAnnouncer } from './LayerAnnouncer'
 import { LayerRow } from './LayerRow'
 
 function categoryRows(categories: readonly Category[]): Category[][] {
@@ -23,7 +22,6 @@ export function LayerSidebar({ onOpenTable }: LayerSidebarProps) {
   const categories = layersConfig.categories.filter((c) => !only || c.id === only)
   return (
     <aside className="el-sidebar" aria-label="Layers">
-      <LayerAnnouncer layers={layersConfig.layers} />
       <nav className="el-categories" aria-label="Layer categories">
         {categoryRows(layersConfig.categories).map((row, i) => (
           <div className="el-category-row" key={i} data-row={i + 1}>

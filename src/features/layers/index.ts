@@ -1,3 +1,4 @@
+export { LayerAnnouncer } from './LayerAnnouncer'
 export { LayerSidebar } from './LayerSidebar'
 export type { LayerSidebarProps } from './LayerSidebar'
 export { LayerStateContext, useLayerState } from './LayerStateContext'

@@ -3,7 +3,7 @@ import type { Map as LeafletMap } from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import { lazy, Suspense, useMemo, useReducer, useState, type ReactNode } from 'react'
 import { appConfig, layersConfig } from '../../shared/config'
-import { initialLayerState, LayerSidebar, LayerStateContext, layerReducer } from '../layers'
+import { initialLayerState, LayerAnnouncer, LayerSidebar, LayerStateContext, layerReducer } from '../layers'
 import { AttributeTablesProvider, useAttributeTables } from '../tables'
 import { LayersDrawer } from './layout/LayersDrawer'
 import { MapColumn, type MapColumnProps } from './layout/MapColumn'
@@ -84,6 +84,7 @@ export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' 
       <MapInstanceContext.Provider value={map}>
         <AttributeTablesProvider>
           <div className={`el-map-screen bp6-dark${narrow ? ' el-map-screen-narrow' : ''}`}>
+            <LayerAnnouncer layers={layersConfig.layers} />
             {showSidebar && !narrow ? <SidebarWithTables /> : null}
             {showSidebar && narrow ? (
               <LayersDrawer
