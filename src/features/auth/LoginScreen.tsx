@@ -2,6 +2,7 @@ import { Button, FormGroup, InputGroup } from '@blueprintjs/core'
 import { useEffect, useRef } from 'react'
 import { AuthCard } from './AuthCard'
 import { CodeStep } from './CodeStep'
+import { PhoneStep } from './PhoneStep'
 import { formValue } from './formValue'
 import { PasswordField } from './PasswordField'
 import { useLoginFlow } from './useLoginFlow'
@@ -18,6 +19,19 @@ export function LoginScreen() {
   useEffect(() => {
     if (state.matches('credentials') && error) passwordRef.current?.select()
   }, [state, error])
+
+  if (state.matches('phoneEntry')) {
+    return (
+      <AuthCard title="Sign in" error={error}>
+        <PhoneStep
+          busy={false}
+          error={error}
+          onSubmit={(phone) => send({ type: 'SUBMIT_PHONE', phone })}
+          onBack={() => send({ type: 'BACK' })}
+        />
+      </AuthCard>
+    )
+  }
 
   if (state.matches('codeEntry') || state.matches('sendingSms') || state.matches('verifying')) {
     return (

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router'
 import { appConfig } from '../../shared/config'
 import { AuthCard } from './AuthCard'
 import { CodeStep } from './CodeStep'
+import { PhoneStep } from './PhoneStep'
 import { formValue } from './formValue'
 import { PasswordField } from './PasswordField'
 import { useLoginFlow } from './useLoginFlow'
@@ -12,6 +13,19 @@ export function ResetScreen() {
   const [params] = useSearchParams()
   const { state, send } = useLoginFlow('reset', params.get('token') ?? '')
   const { error } = state.context
+
+  if (state.matches('phoneEntry')) {
+    return (
+      <AuthCard title="Reset password" error={error}>
+        <PhoneStep
+          busy={false}
+          error={error}
+          onSubmit={(phone) => send({ type: 'SUBMIT_PHONE', phone })}
+          onBack={() => window.location.assign(appConfig.routes.login)}
+        />
+      </AuthCard>
+    )
+  }
 
   if (state.matches('codeEntry') || state.matches('sendingSms') || state.matches('verifying')) {
     return (

@@ -3,11 +3,20 @@
  * (stytchAuthClient.ts) implements it in the browser; tests pass fakes.
  */
 export type AuthOutcome =
-  { kind: 'session' } | { kind: 'mfa'; memberId: string; organizationId: string; smsAlreadySent: boolean }
+  | { kind: 'session' }
+  | {
+      kind: 'mfa'
+      memberId: string
+      organizationId: string
+      smsAlreadySent: boolean
+      /** False when the member has no SMS phone yet (invited, or removed by an administrator): they enrol one. */
+      phoneEnrolled: boolean
+    }
 
 export interface AuthClient {
   passwordLogin(email: string, password: string): Promise<AuthOutcome>
-  sendSms(memberId: string, organizationId: string): Promise<void>
+  /** Sends a code to the enrolled phone, or to `enrolPhone` when the member enrols one. */
+  sendSms(memberId: string, organizationId: string, enrolPhone?: string): Promise<void>
   verifySms(memberId: string, organizationId: string, code: string): Promise<void>
   startPasswordReset(email: string): Promise<void>
   resetPassword(token: string, password: string): Promise<AuthOutcome>

@@ -4,7 +4,13 @@ import { appConfig } from '../../shared/config'
 import type { AuthClient, AuthOutcome } from './authClient'
 import { loginMachine } from './loginMachine'
 
-const mfa: AuthOutcome = { kind: 'mfa', memberId: 'member-1', organizationId: 'org-1', smsAlreadySent: false }
+const mfa: AuthOutcome = {
+  kind: 'mfa',
+  memberId: 'member-1',
+  organizationId: 'org-1',
+  smsAlreadySent: false,
+  phoneEnrolled: true,
+}
 
 function fakeClient(overrides: Partial<AuthClient> = {}): AuthClient {
   return {
@@ -43,6 +49,30 @@ describe('loginMachine', () => {
     await waitFor(actor, (s) => s.status === 'done')
     expect(client.verifySms).toHaveBeenCalledWith('member-1', 'org-1', '123456')
     expect(actor.getSnapshot().value).toBe('signedIn')
+  })
+
+  it('asks a member without an SMS phone for one, sends the code there, and back to the phone on a refusal', async () => {
+    const refused = Object.assign(new Error('bad'), {
+      error_type: 'invalid_request',
+      error_message: 'phone must be in E.164 form, e.g. +15055550123 (got "12")',
+    })
+    const sendSms = vi.fn<AuthClient['sendSms']>().mockRejectedValueOnce(refused).mockResolvedValue(undefined)
+    const client = fakeClient({
+      passwordLogin: vi.fn(async () => ({ ...mfa, phoneEnrolled: false })),
+      sendSms,
+    })
+    const actor = start(client)
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.matches('phoneEntry'))
+    expect(sendSms).not.toHaveBeenCalled()
+    actor.send({ type: 'SUBMIT_PHONE', phone: '12' })
+    await waitFor(actor, (s) => s.matches('phoneEntry') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toContain('E.164')
+    actor.send({ type: 'SUBMIT_PHONE', phone: '+15055550188' })
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    expect(sendSms).toHaveBeenLastCalledWith('member-1', 'org-1', '+15055550188')
+    actor.send({ type: 'SUBMIT_CODE', code: '123456' })
+    await waitFor(actor, (s) => s.status === 'done')
   })
 
   it('skips the SMS send when the provider already sent the code', async () => {

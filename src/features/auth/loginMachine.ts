@@ -12,6 +12,8 @@ export interface LoginContext {
   email: string
   memberId: string
   organizationId: string
+  /** The phone a member without one enrols (sent with the SMS code); '' otherwise. */
+  enrolPhone: string
   /** The message of the last failure, exactly as config words it. */
   error: string | null
 }
@@ -19,6 +21,7 @@ export interface LoginContext {
 export type LoginEvent =
   | { type: 'SUBMIT_PASSWORD'; email: string; password: string }
   | { type: 'SUBMIT_CODE'; code: string }
+  | { type: 'SUBMIT_PHONE'; phone: string }
   | { type: 'RESEND' }
   | { type: 'FORGOT'; email: string }
   | { type: 'SUBMIT_RESET'; password: string }
@@ -37,8 +40,13 @@ export const loginMachine = setup({
     passwordLogin: fromPromise<AuthOutcome, { client: AuthClient; email: string; password: string }>(
       ({ input }) => input.client.passwordLogin(input.email, input.password),
     ),
-    sendSms: fromPromise<void, { client: AuthClient; memberId: string; organizationId: string }>(
-      ({ input }) => input.client.sendSms(input.memberId, input.organizationId),
+    sendSms: fromPromise<
+      void,
+      { client: AuthClient; memberId: string; organizationId: string; enrolPhone: string }
+    >(({ input }) =>
+      input.enrolPhone
+        ? input.client.sendSms(input.memberId, input.organizationId, input.enrolPhone)
+        : input.client.sendSms(input.memberId, input.organizationId),
     ),
     verifySms: fromPromise<
       void,
@@ -55,6 +63,8 @@ export const loginMachine = setup({
     isResetMode: ({ context }) => context.mode === 'reset',
     gotSession: (_, outcome: AuthOutcome) => outcome.kind === 'session',
     smsAlreadySent: (_, outcome: AuthOutcome) => outcome.kind === 'mfa' && outcome.smsAlreadySent,
+    needsPhone: (_, outcome: AuthOutcome) => outcome.kind === 'mfa' && !outcome.phoneEnrolled,
+    enrolling: ({ context }) => context.enrolPhone !== '',
   },
   actions: {
     clearError: assign({ error: null }),
@@ -73,6 +83,7 @@ export const loginMachine = setup({
     email: '',
     memberId: '',
     organizationId: '',
+    enrolPhone: '',
     error: null,
   }),
   initial: 'start',
@@ -101,6 +112,11 @@ export const loginMachine = setup({
         onDone: [
           { guard: { type: 'gotSession', params: ({ event }) => event.output }, target: 'signedIn' },
           {
+            guard: { type: 'needsPhone', params: ({ event }) => event.output },
+            target: 'phoneEntry',
+            actions: { type: 'rememberMember', params: ({ event }) => event.output },
+          },
+          {
             guard: { type: 'smsAlreadySent', params: ({ event }) => event.output },
             target: 'codeEntry',
             actions: { type: 'rememberMember', params: ({ event }) => event.output },
@@ -113,6 +129,16 @@ export const loginMachine = setup({
         },
       },
     },
+    // A member without an SMS phone names one; the code sent there enrols it once verified.
+    phoneEntry: {
+      on: {
+        SUBMIT_PHONE: {
+          target: 'sendingSms',
+          actions: [assign({ enrolPhone: ({ event }) => event.phone }), 'clearError'],
+        },
+        BACK: { target: 'credentials', actions: 'clearError' },
+      },
+    },
     sendingSms: {
       invoke: {
         src: 'sendSms',
@@ -120,12 +146,25 @@ export const loginMachine = setup({
           client: context.client,
           memberId: context.memberId,
           organizationId: context.organizationId,
+          enrolPhone: context.enrolPhone,
         }),
         onDone: { target: 'codeEntry' },
-        onError: {
-          target: 'codeEntry',
-          actions: { type: 'setError', params: appConfig.messages.smsSendFailed },
-        },
+        onError: [
+          {
+            // A number the provider refuses: back to the phone, with its reason.
+            guard: 'enrolling',
+            target: 'phoneEntry',
+            actions: {
+              type: 'setError',
+              params: ({ event }: { event: { error: unknown } }) =>
+                failureMessage(event.error, appConfig.messages.smsSendFailed),
+            },
+          },
+          {
+            target: 'codeEntry',
+            actions: { type: 'setError', params: appConfig.messages.smsSendFailed },
+          },
+        ],
       },
     },
     codeEntry: {
@@ -179,6 +218,11 @@ export const loginMachine = setup({
         }),
         onDone: [
           { guard: { type: 'gotSession', params: ({ event }) => event.output }, target: 'signedIn' },
+          {
+            guard: { type: 'needsPhone', params: ({ event }) => event.output },
+            target: 'phoneEntry',
+            actions: { type: 'rememberMember', params: ({ event }) => event.output },
+          },
           {
             guard: { type: 'smsAlreadySent', params: ({ event }) => event.output },
             target: 'codeEntry',

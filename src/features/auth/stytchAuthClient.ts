@@ -6,7 +6,10 @@ interface MfaResponse {
   member_session: unknown
   member_id: string
   organization: { organization_id: string }
-  mfa_required?: { secondary_auth_initiated?: string | null } | null
+  mfa_required?: {
+    secondary_auth_initiated?: string | null
+    member_options?: { mfa_phone_number?: string } | null
+  } | null
 }
 
 function outcome(response: MfaResponse): AuthOutcome {
@@ -16,6 +19,7 @@ function outcome(response: MfaResponse): AuthOutcome {
     memberId: response.member_id,
     organizationId: response.organization.organization_id,
     smsAlreadySent: response.mfa_required?.secondary_auth_initiated === 'sms_otp',
+    phoneEnrolled: Boolean(response.mfa_required?.member_options?.mfa_phone_number),
   }
 }
 
@@ -33,8 +37,12 @@ export function stytchAuthClient(stytch: StytchB2B): AuthClient {
       })
       return outcome(response)
     },
-    async sendSms(memberId, orgId) {
-      await stytch.otps.sms.send({ organization_id: orgId, member_id: memberId })
+    async sendSms(memberId, orgId, enrolPhone) {
+      await stytch.otps.sms.send({
+        organization_id: orgId,
+        member_id: memberId,
+        ...(enrolPhone ? { mfa_phone_number: enrolPhone } : {}),
+      })
     },
     async verifySms(memberId, orgId, code) {
       await stytch.otps.sms.authenticate({

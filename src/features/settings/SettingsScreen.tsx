@@ -1,6 +1,7 @@
 import { H1 } from '@blueprintjs/core'
 import { AlertSubscriptionSection } from './AlertSubscriptionSection'
 import { screenTitle } from '../docs/screenTitle'
+import { OrganizationSection, showsOrganization } from './OrganizationSection'
 import { PasswordSection } from './PasswordSection'
 import { PreferencesSection } from './PreferencesSection'
 import { ProfileSection } from './ProfileSection'
@@ -12,7 +13,10 @@ import './settings.css'
 const loadProfile = () => fetchProfile()
 const loadPreferences = () => fetchPreferences()
 
-/** /Settings: profile and roles, session expiry, password, sign out everywhere, display preferences, alert subscriptions. */
+/**
+ * /Settings: profile and roles, session expiry, password, sign out everywhere, display preferences,
+ * alert subscriptions, and for administrators the Organization section (members, invitations, audit).
+ */
 export function SettingsScreen() {
   const [profile] = useLoad(loadProfile)
   const [preferences, setPreferences] = useLoad(loadPreferences)
@@ -25,6 +29,15 @@ export function SettingsScreen() {
       <PasswordSection />
       <PreferencesSection preferences={preferences} onSaved={setPreferences} />
       <AlertSubscriptionSection />
+      {profile.state === 'ready' && showsOrganization(profile.value.permissions) ? (
+        <OrganizationSection
+          selfId={profile.value.memberId}
+          permissions={{
+            members: profile.value.permissions.members ?? [],
+            audit: profile.value.permissions.audit ?? [],
+          }}
+        />
+      ) : null}
     </main>
   )
 }

@@ -17,15 +17,18 @@ describe('settingsApi', () => {
         member: { member_id: 'm1', email_address: 'ann@example.com', name: 'Ann', phone: '+1505' },
         organization_id: 'org-1',
         roles: ['stytch_member', 'operator', 7],
+        permissions: { members: ['read', 3], data: 'read' },
         session: { expires_at: '2025-03-06T12:00:00.000Z' },
       }),
     )
     await expect(fetchProfile(fetcher)).resolves.toEqual({
+      memberId: 'm1',
       email: 'ann@example.com',
       name: 'Ann',
       phone: '+1505',
       organizationId: 'org-1',
       roles: ['stytch_member', 'operator'],
+      permissions: { members: ['read'] },
       expiresAt: '2025-03-06T12:00:00.000Z',
     })
     expect(fetcher).toHaveBeenCalledWith('/api/me', undefined)

@@ -1,13 +1,16 @@
 import type { MemberPreferences } from '../../shared/preferences'
-import { authFetch } from '../session/authFetch'
+import { authFetch } from '../session'
 
 /** The signed-in member as GET /api/me reports it. */
 export interface Profile {
+  readonly memberId: string
   readonly email: string | null
   readonly name: string | null
   readonly phone: string | null
   readonly organizationId: string
   readonly roles: readonly string[]
+  /** Actions the member's roles grant per resource (config RBAC, `*` expanded): e.g. members → read. */
+  readonly permissions: Readonly<Record<string, readonly string[]>>
   readonly expiresAt: string | null
 }
 
@@ -46,16 +49,27 @@ async function call(fetcher: Fetcher, url: string, init?: RequestInit): Promise<
   return data
 }
 
+function permissionsOf(value: unknown): Record<string, string[]> {
+  if (!isObject(value)) return {}
+  const out: Record<string, string[]> = {}
+  for (const [resource, actions] of Object.entries(value)) {
+    if (Array.isArray(actions)) out[resource] = actions.filter((a): a is string => typeof a === 'string')
+  }
+  return out
+}
+
 export async function fetchProfile(fetcher: Fetcher = authFetch): Promise<Profile> {
   const data = await call(fetcher, '/api/me')
   const member = isObject(data.member) ? data.member : {}
   const session = isObject(data.session) ? data.session : {}
   return {
+    memberId: text(member.member_id) ?? '',
     email: text(member.email_address),
     name: text(member.name),
     phone: text(member.phone),
     organizationId: text(data.organization_id) ?? '',
     roles: Array.isArray(data.roles) ? data.roles.filter((r): r is string => typeof r === 'string') : [],
+    permissions: permissionsOf(data.permissions),
     expiresAt: text(session.expires_at),
   }
 }

@@ -1,0 +1,49 @@
+import { H2 } from '@blueprintjs/core'
+import { useMemo, useState } from 'react'
+import { AuditLogPanel } from './AuditLogPanel'
+import { InviteForm } from './InviteForm'
+import { MembersPanel } from './MembersPanel'
+import { organizationClient, type OrganizationClient } from './organizationApi'
+
+export interface OrganizationPermissions {
+  readonly members: readonly string[]
+  readonly audit: readonly string[]
+}
+
+/** True when the member may see the Organization section at all (their roles grant members:read). */
+export const showsOrganization = (permissions: Readonly<Record<string, readonly string[]>>) =>
+  (permissions.members ?? []).includes('read')
+
+/**
+ * /Settings → Organization, for members whose roles grant `members:read` (administrators): the
+ * members list with search and per-member actions, invitations and the audit log. The server
+ * checks every action again; the section only hides what the member's roles do not grant.
+ */
+export function OrganizationSection({
+  selfId,
+  permissions,
+  client: given,
+}: {
+  selfId: string
+  permissions: OrganizationPermissions
+  client?: OrganizationClient
+}) {
+  const client = useMemo(() => given ?? organizationClient(), [given])
+  // Bumped after an invitation so the members list shows the new member.
+  const [version, setVersion] = useState(0)
+  const can = (action: string) => permissions.members.includes(action)
+  return (
+    <section aria-labelledby="settings-organization" data-testid="settings-organization">
+      <H2 id="settings-organization">Organization</H2>
+      <MembersPanel
+        client={client}
+        selfId={selfId}
+        version={version}
+        canUpdate={can('update')}
+        canDisable={can('delete')}
+      />
+      {can('create') ? <InviteForm client={client} onInvited={() => setVersion((v) => v + 1)} /> : null}
+      {permissions.audit.includes('read') ? <AuditLogPanel client={client} version={version} /> : null}
+    </section>
+  )
+}
