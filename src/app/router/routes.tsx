@@ -5,24 +5,26 @@ import { BootSpinner } from '../BootSpinner'
 import { DefaultLayout } from '../layout/DefaultLayout'
 import { RootShell } from '../RootShell'
 import { RouteError } from '../RouteError'
-import { ScreenUnavailable } from '../ScreenUnavailable'
 import { requireSession, skipLoginWhenSignedIn } from './guards'
 import { browserReloadEnv, loadWithReloadOnce } from './loadWithReloadOnce'
 import { isPublicPath, samePath, usesLayout } from './paths'
-import { screenLoaderFor } from './screenModules'
+import { screenLoaderFor } from './screens'
 
 /** In place of a screen whose code failed to load twice (spec §8: only logged). */
 function NothingLoaded() {
   return null
 }
 
-function screenRoute(path: string, title: string): RouteObject {
+function screenRoute(path: string): RouteObject {
   const loader = screenLoaderFor(path)
+  if (!loader)
+    throw new Error(
+      `No screen for route '${path}' (config/app.yaml routes.screens): add it to src/app/router/screens.ts`,
+    )
   return {
     path,
     loader: samePath(path, appConfig.routes.login) ? skipLoginWhenSignedIn : undefined,
     lazy: async () => {
-      if (!loader) return { Component: () => <ScreenUnavailable title={title} /> }
       // A screen that failed to load even after the reload is only logged: nothing in its place.
       const Screen = await loadWithReloadOnce(loader, browserReloadEnv())
       const Component: ComponentType = Screen ?? NothingLoaded
@@ -49,7 +51,7 @@ export function appRoutes(): RouteObject[] {
   const group = (isPublic: boolean, layout: boolean) =>
     screens
       .filter((s) => isPublicPath(s.path) === isPublic && usesLayout(s.path) === layout)
-      .map((s) => screenRoute(s.path, s.title))
+      .map((s) => screenRoute(s.path))
   return [
     {
       element: <RootShell />,
