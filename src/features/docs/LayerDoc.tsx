@@ -1,7 +1,5 @@
 import { H3, Tag } from '@blueprintjs/core'
-import { LegendView } from '../layers/LegendView'
-// The legend styles live with the map screen's; this page shows legends without the map.
-import '../map/mapScreen.css'
+import { LegendView } from '../layers'
 import type { DocLayer } from './buildDocumentation'
 import { FieldTable } from './FieldTable'
 

@@ -1,6 +1,7 @@
 import { cssGradient } from '../../shared/colorRamp'
 import { resolveColor, type GradientLegend as GradientLegendConfig, type Legend } from '../../shared/config'
 import { glyphPath } from '../../shared/iconGlyphs'
+import './legend.css'
 import { gradientTicks, legendSwatches, type LegendSwatch, type SwatchLegend } from './legendMaths'
 
 function GradientLegend({ legend }: { legend: GradientLegendConfig }) {
