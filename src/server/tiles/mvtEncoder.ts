@@ -69,18 +69,22 @@ const zigzag = (n: number): number => (n << 1) ^ (n >> 31)
 
 function writeGeometry(feature: SlicedFeature, pbf: Pbf): void {
   const type = feature.type
+  const { xy, ringStart, ringEnd } = feature.g
   let x = 0
   let y = 0
-  for (const ring of feature.geometry) {
-    pbf.writeVarint(((type === 1 ? ring.length : 1) << 3) | 1) // MoveTo
-    const count = type === 3 ? ring.length - 1 : ring.length // a polygon's closing vertex is ClosePath
+  for (let r = feature.r0; r < feature.r1; r++) {
+    const v0 = ringStart[r] as number
+    const length = (ringEnd[r] as number) - v0
+    pbf.writeVarint(((type === 1 ? length : 1) << 3) | 1) // MoveTo
+    const count = type === 3 ? length - 1 : length // a polygon's closing vertex is ClosePath
     for (let i = 0; i < count; i++) {
       if (i === 1 && type !== 1) pbf.writeVarint(((count - 1) << 3) | 2) // LineTo
-      const p = ring[i] as { x: number; y: number }
-      pbf.writeVarint(zigzag(p.x - x))
-      pbf.writeVarint(zigzag(p.y - y))
-      x = p.x
-      y = p.y
+      const px = xy[2 * (v0 + i)] as number
+      const py = xy[2 * (v0 + i) + 1] as number
+      pbf.writeVarint(zigzag(px - x))
+      pbf.writeVarint(zigzag(py - y))
+      x = px
+      y = py
     }
     if (type === 3) pbf.writeVarint((1 << 3) | 7) // ClosePath
   }

@@ -250,3 +250,13 @@ export function sharedTileData(t: TileData): TileData {
 export function spatialIndex(t: TileData): Flatbush | null {
   return t.index ? Flatbush.from(t.index as ArrayBuffer, t.indexOffset) : null
 }
+
+/** A feature's properties from its value ids (missing values left out). */
+export function tagsOf(t: TileData, k: number): Record<string, string | number> {
+  const tags: Record<string, string | number> = {}
+  for (const f of t.fields) {
+    const c = f.codes[k] as number
+    if (c >= 0) tags[f.name] = (f.numeric ? t.numbers[c] : t.strings[c]) as string | number
+  }
+  return tags
+}
