@@ -22,15 +22,6 @@ export interface AuthClient {
   resetPassword(token: string, password: string): Promise<AuthOutcome>
 }
 
-/** The SDK's `error_type` of a failed call, if it has one. */
-export function errorType(error: unknown): string | null {
-  if (typeof error === 'object' && error !== null && 'error_type' in error) {
-    const type = (error as { error_type: unknown }).error_type
-    return typeof type === 'string' ? type : null
-  }
-  return null
-}
-
 /** True when the identity provider could not be reached at all (the SDK's unreachable error). */
 export function isUnreachable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false

@@ -1,6 +1,6 @@
 import { appConfig } from '../../shared/config'
 import type { AuthClient, AuthOutcome } from './authClient'
-import type { StytchB2B } from './stytchClient'
+import type { StytchB2B } from '../session'
 
 interface MfaResponse {
   member_session: unknown

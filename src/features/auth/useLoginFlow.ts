@@ -2,7 +2,7 @@ import { useMachine } from '@xstate/react'
 import { useState } from 'react'
 import { loginMachine, type LoginInput } from './loginMachine'
 import { stytchAuthClient } from './stytchAuthClient'
-import { getStytchClient } from './stytchClient'
+import { getStytchClient } from '../session'
 import { useSignedInRedirect } from './useSignedInRedirect'
 
 /** The login machine over the Stytch SDK, leaving for the asked-for page once signed in. */

@@ -1,5 +1,5 @@
 import { assign, fromPromise, raise, setup } from 'xstate'
-import { errorType } from '../auth/authClient'
+import { sdkErrorType } from './sdkErrorType'
 import { backoffDelayMs, expiringSoonMs, isUnrecoverable, refreshIntervalMs } from './sessionTiming'
 
 /** The part of the identity provider's member session the app uses. */
@@ -60,7 +60,7 @@ export const sessionMachine = setup({
     eventHasNoSession: ({ event }) => event.type === 'SESSION_CHANGED' && event.session === null,
     isExpiringSoon: ({ context }) =>
       context.session !== null && context.session.expiresAt - Date.now() < expiringSoonMs(),
-    isUnrecoverable: (_, params: { error: unknown }) => isUnrecoverable(errorType(params.error)),
+    isUnrecoverable: (_, params: { error: unknown }) => isUnrecoverable(sdkErrorType(params.error)),
     outputHasNoSession: (_, output: SessionInfo | null) => output === null,
   },
   delays: {

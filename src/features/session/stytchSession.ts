@@ -1,5 +1,5 @@
 import { appConfig } from '../../shared/config'
-import { getStytchClient, type StytchB2B } from '../auth/stytchClient'
+import { getStytchClient, type StytchB2B } from './stytchClient'
 import { currentSessionToken } from './authFetch'
 import type { SessionInfo } from './sessionMachine'
 

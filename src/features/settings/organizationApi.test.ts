@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { StytchB2B } from '../auth'
+import type { StytchB2B } from '../session'
 import { OrganizationError, organizationClient } from './organizationApi'
 
 const member = {

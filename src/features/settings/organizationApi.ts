@@ -1,5 +1,4 @@
-import { getStytchClient, type StytchB2B } from '../auth'
-import { authFetch } from '../session'
+import { authFetch, getStytchClient, type StytchB2B } from '../session'
 
 /** A member of the organization as the administration screen shows it. */
 export interface OrgMember {
