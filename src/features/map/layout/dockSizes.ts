@@ -24,26 +24,30 @@ export interface DockInput {
 }
 
 /**
- * Heights (px, bar included) of the panels beneath the map. A collapsed panel keeps its bar; a panel
- * the user sized keeps its size (clamped so the map keeps `MAP_MIN_DRAGGED_PX`); the others share what
- * is left once the map has half the viewport, each up to its preferred height.
+ * Heights (px, bar included) of the panels beneath the map. A collapsed panel keeps its bar and gives
+ * its share to the map; a panel the user sized keeps its size (dragRange keeps the map at least
+ * `MAP_MIN_DRAGGED_PX`); the others share what is left once the map has half the viewport, each up to
+ * its preferred height.
  */
 export function dockSizes({ viewportHeight, columnHeight, panels }: DockInput): Record<string, number> {
   const sizes: Record<string, number> = {}
-  let fixed = 0
-  for (const p of panels) {
-    if (p.collapsed) sizes[p.id] = DOCK_BAR_PX
-    else if (p.userHeight !== null) sizes[p.id] = p.userHeight
-    else continue
-    fixed += sizes[p.id] ?? 0
+  const userSized = panels.filter((p) => !p.collapsed && p.userHeight !== null)
+  for (const p of userSized) sizes[p.id] = p.userHeight ?? 0
+  const sharing = panels.filter((p) => p.collapsed || p.userHeight === null)
+  let budget = Math.max(
+    0,
+    columnHeight - Math.ceil(viewportHeight / 2) - userSized.reduce((sum, p) => sum + (p.userHeight ?? 0), 0),
+  )
+  // A collapsed panel's share goes to the map, not to the other panels.
+  const share = sharing.length > 0 ? Math.floor(budget / sharing.length) : 0
+  for (const p of sharing.filter((q) => q.collapsed)) {
+    sizes[p.id] = DOCK_BAR_PX
+    budget = Math.max(0, budget - Math.max(share, DOCK_BAR_PX))
   }
-  const auto = panels.filter((p) => !p.collapsed && p.userHeight === null)
-  let budget = Math.max(0, columnHeight - Math.ceil(viewportHeight / 2) - fixed)
   // Smallest wishes first, so what one panel does not want goes to the others.
-  const byWish = [...auto].sort((a, b) => a.preferred - b.preferred)
-  byWish.forEach((p, i) => {
-    const share = Math.floor(budget / (byWish.length - i))
-    const h = Math.max(DOCK_BAR_PX, Math.min(p.preferred, share))
+  const expanded = sharing.filter((p) => !p.collapsed).sort((a, b) => a.preferred - b.preferred)
+  expanded.forEach((p, i) => {
+    const h = Math.max(DOCK_BAR_PX, Math.min(p.preferred, Math.floor(budget / (expanded.length - i))))
     sizes[p.id] = h
     budget = Math.max(0, budget - h)
   })
