@@ -1,6 +1,5 @@
-import type Database from 'better-sqlite3'
-import { createIdentityStore, type MemberRecord } from '../store/identityStore'
-import { createIdentityTokenStore } from '../store/identityTokenStore'
+import { identityStorage, type AccountsSource } from '../store/identityStorage'
+import type { MemberRecord } from '../store/identityStore'
 import { hashPassword, newId, newToken } from './crypto'
 import { emailKey, memberKey, passwordProblem } from './guards'
 import { checkRoles, createMember, normalizePhone } from './memberAdmin'
@@ -18,7 +17,7 @@ export const USAGE = `Usage: npm run users -- <command> [options]   (store: --da
 Without --password a strong password is generated and printed once.`
 
 export interface CliIo {
-  db: Database.Database
+  db: AccountsSource
   print: (line: string) => void
   settings?: IdentitySettings
   now?: () => number
@@ -58,8 +57,7 @@ function row(m: MemberRecord, sessions: number): string {
 export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
   const settings = io.settings ?? identitySettings
   const now = io.now ?? Date.now
-  const members = createIdentityStore(io.db)
-  const tokens = createIdentityTokenStore(io.db)
+  const { members, tokens } = identityStorage(io.db)
   const must = (email: string | undefined): MemberRecord => {
     if (!email) throw new UsageError('an e-mail address is required')
     const m = members.memberByEmail(email)
@@ -206,7 +204,8 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
               new Date(e.at).toISOString(),
               e.event,
               e.memberId ?? '-',
-              e.subject ?? '-',
+              // Who acted: 'cli', an administrator (Settings → Organization) or '-' (the member).
+              e.subject ?? (e.actorId ? `by:${e.actorId}` : '-'),
               e.ip ?? '-',
               detail,
             ].join('\t'),
