@@ -14,7 +14,6 @@ import { defaultCatalog } from '../src/server/store/catalog'
 import { openStore } from '../src/server/store/sqliteStore'
 import { featureJson } from '../src/server/ogc/featureJson'
 import { queryItems } from '../src/server/ogc/queryItems'
-import { OgcFeatureReader } from '../src/server/store/ogcFeatures'
 import { summarize } from './bench/stats'
 
 const run = promisify(execFile)
@@ -146,7 +145,7 @@ try {
   {
     const store = openStore(dataDir, defaultCatalog())
     store.warm()
-    const reader = new OgcFeatureReader(store.db)
+    const reader = store.ogc
     const d = store.dataset('buildings')
     if (!d) throw new Error('no buildings dataset')
     const work: number[] = []

@@ -5,12 +5,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import Database from 'better-sqlite3'
 import { gridCatalog } from '../src/server/grids/gridCatalog'
 import { readGeoTiff } from '../src/server/grids/readGeoTiff'
-import { GridStore } from '../src/server/store/gridStore'
-import { migrate } from '../src/server/store/migrate'
-import { STORE_FILE } from '../src/server/store/sqliteStore'
+import { openGridStorage } from '../src/server/store/openStoreFile'
 
 function fail(message: string): never {
   console.error(`import-grid: ${message}`)
@@ -43,11 +40,9 @@ async function main(): Promise<void> {
   }
   if (bands.length > grid.hours)
     fail(`${file} has ${bands.length} bands; grid ${gridId} holds ${grid.hours} hour(s)`)
-  const db = new Database(path.join(dataDir, STORE_FILE))
-  db.pragma('busy_timeout = 5000')
-  migrate(db)
-  const version = new GridStore(db).replaceGrid(gridId, bands, `import:${path.basename(file)}`)
-  db.close()
+  const store = openGridStorage(dataDir)
+  const version = store.grids.replaceGrid(gridId, bands, `import:${path.basename(file)}`)
+  store.close()
   const b = bands[0]!
   console.log(
     `import-grid: ${gridId} ← ${file}: ${bands.length} band(s) of ${b.nx}×${b.ny}, ` +

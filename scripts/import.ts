@@ -8,8 +8,8 @@ import { defaultCatalog, filterableFields, type DatasetDef } from '../src/server
 import { encodedRowsInWorker } from '../src/server/store/encodedRowsInWorker'
 import { loadCatalog } from '../src/server/store/loadCatalog'
 import { readFeatures } from '../src/server/store/readFeatures'
+import { importEncodedRows } from '../src/server/store/openStoreFile'
 import { openStore } from '../src/server/store/sqliteStore'
-import { replaceDatasetRows } from '../src/server/store/writeDataset'
 import { saveTileData } from '../src/server/tiles/saveTileData'
 
 const argv = process.argv.slice(2)
@@ -45,7 +45,7 @@ function importInWorker(d: DatasetDef): number {
   const aggZooms = store.aggregateZooms(d.id)
   const indexFields = [...filterableFields(catalog, d.id).values()]
   const source = encodedRowsInWorker(path.resolve(file as string), d, { aggZooms, indexFields })
-  return replaceDatasetRows(store.db, d, source.rows, {
+  return importEncodedRows(store, d, source.rows, {
     aggZooms,
     indexFields,
     onProgress: (done) => bar.update(`importing ${d.id}`, done),

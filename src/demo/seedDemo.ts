@@ -19,7 +19,7 @@ export function seedDemo(store: SqliteStore, options: SeedOptions = {}): void {
   const demo = generateDemo(options)
   const progress = options.progress ?? (() => undefined)
   const ctx: SeedContext = { store, demo, progress }
-  store.db.transaction(() => {
+  store.transaction(() => {
     for (const d of store.catalog.datasets) {
       const produce = demo.datasets[d.id]
       const total = d.id === 'buildings' ? demo.context.buildings : undefined
@@ -37,7 +37,7 @@ export function seedDemo(store: SqliteStore, options: SeedOptions = {}): void {
         buildings: options.buildings ?? DEFAULT_BUILDINGS,
       }),
     )
-  })()
+  })
 }
 
 export function isSeeded(store: SqliteStore): boolean {

@@ -14,7 +14,8 @@ import { dataRoutes } from './data/dataRoutes'
 import { gridRoutes } from './grids/gridRoutes'
 import { notFound } from './http/httpErrors'
 import { defaultCatalog, type Catalog } from './store/catalog'
-import { openStore, type SqliteStore } from './store/sqliteStore'
+import type { AppStore } from './store/AppStore'
+import { openStore } from './store/sqliteStore'
 import type { TileCache } from './tiles/tileCache'
 import { tileRoutes } from './tiles/tileRoutes'
 import { createFeedPoller, feedRoutes } from './feeds/feedRoutes'
@@ -34,8 +35,8 @@ import { exportRoutes } from './export/exportRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The feature store (SQLite handle at `store.db` for other areas' store modules). */
-    store: SqliteStore
+    /** Every store of the server, by area (typed as interfaces; only src/server/store holds SQL). */
+    store: AppStore
     tileCache: TileCache
     appOptions: AppOptions
   }
@@ -50,7 +51,7 @@ export interface AppOptions {
   /** Datasets, tables and sources (defaults to the compiled config). */
   catalog?: Catalog
   /** An already open store (otherwise opened in dataDir and closed with the app). */
-  store?: SqliteStore
+  store?: AppStore
   /** Built web app to serve with SPA fallback (e.g. dist/). */
   staticDir?: string
   /** Trust X-Forwarded-* from a reverse proxy (off by default: clients could spoof their IP). */

@@ -39,7 +39,7 @@ if (problem) {
   process.exit(1)
 }
 const store = openStore(dataDir, catalog)
-await ensureFirstMember(store.accounts, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
+await ensureFirstMember(store, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
 if (demo && !isSeeded(store) && store.isEmpty() && env.SEED !== 'off') {
   const bar = progressBar()
   const buildings = env.SEED_BUILDINGS ? Number(env.SEED_BUILDINGS) : undefined

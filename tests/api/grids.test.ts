@@ -8,7 +8,6 @@ import { buildApp } from '../../src/server/app'
 import { currentWindowHour } from '../../src/server/grids/forecastWindow'
 import { gridCatalog, windowSettings } from '../../src/server/grids/gridCatalog'
 import { seedGrids } from '../../src/demo/grids/seedGrids'
-import { GridStore } from '../../src/server/store/gridStore'
 import { parseHexColor } from '../../src/shared/colorRamp'
 
 const TOKEN = 'grid-test-token'
@@ -73,7 +72,7 @@ describe('raster tiles', () => {
   })
 
   it('colours pixels with the legend colours for known grid values', async () => {
-    const store = new GridStore(app.store.db)
+    const store = app.store.grids
     const before = store.grid('slope')!
     // Slope 15 in the western half, 60 in the eastern half of a box around Albuquerque.
     const data = new Float32Array(100).map((_, k) => (k % 10 < 5 ? 15 : 60))

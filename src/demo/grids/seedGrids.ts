@@ -1,9 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { FeatureInput } from '../../server/store/Store'
-import type { SqliteStore } from '../../server/store/sqliteStore'
-import { GridStore } from '../../server/store/gridStore'
-import { appConfig } from '../../generated/config'
+import type { AppStore } from '../../server/store/AppStore'
+import { appConfig } from '../../shared/config'
 import { gridCatalog, windowHours, windowSettings, type GridCatalog } from '../../server/grids/gridCatalog'
 import { windowStart, windowTimes } from '../../server/grids/forecastWindow'
 import type { GridRaster, GridShape } from '../../server/grids/gridRaster'
@@ -56,7 +55,7 @@ export interface SeedGridsResult {
   smokePolygons: number
 }
 
-type SeedStore = Pick<SqliteStore, 'db' | 'dataset' | 'records' | 'replaceDataset'>
+type SeedStore = Pick<AppStore, 'grids' | 'dataset' | 'records' | 'replaceDataset'>
 
 /** Active fires from the store: bbox centre, acres and containment of each perimeter. */
 export function firesFromStore(store: SeedStore): ActiveFire[] {
@@ -94,7 +93,7 @@ export function seedGrids(store: SeedStore, o: SeedGridsOptions): SeedGridsResul
     vegetationClasses: vegetation,
     ...(o.shape ? { shape: o.shape } : {}),
   })
-  const grids = new GridStore(store.db)
+  const grids = store.grids
   const result: SeedGridsResult = { grids: [], skipped: [], windPoints: 0, smokePolygons: 0 }
   for (const g of catalog.grids) {
     const make = SYNTHETIC[g.id]

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { gridCatalog, windowHours, windowSettings } from '../grids/gridCatalog'
 import { currentWindowHour, windowStart } from '../grids/forecastWindow'
-import { datasetFreshness } from '../store/datasetFreshness'
-import { GridStore } from '../store/gridStore'
 
 /**
  * GET /api/briefing/sources: what the shift briefing prints as each layer's valid time and data
@@ -11,7 +9,7 @@ import { GridStore } from '../store/gridStore'
  * Session required (the app's default deny).
  */
 export async function briefingRoutes(app: FastifyInstance, opts: { demo: boolean }): Promise<void> {
-  const grids = new GridStore(app.store.db)
+  const grids = app.store.grids
   const window = windowSettings(opts.demo)
   const hours = windowHours(gridCatalog())
   app.get('/api/briefing/sources', async (_request, reply) => {
@@ -25,7 +23,7 @@ export async function briefingRoutes(app: FastifyInstance, opts: { demo: boolean
         hours,
         currentHour: currentWindowHour(now, window, hours),
       },
-      datasets: app.store.catalog.datasets.map((d) => datasetFreshness(app.store.db, d)),
+      datasets: app.store.catalog.datasets.map((d) => app.store.freshness(d)),
       grids: grids.list().map((g) => ({ id: g.id, version: g.version, hours: g.hours, source: g.source })),
     }
   })

@@ -1,8 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import { appConfig, type DeliverySettings, operationsConfig } from '../../shared/config'
-import { createAlertSubscriptionStore } from '../store/alertSubscriptionStore'
-import { createDeliveryStore } from '../store/deliveryStore'
-import { createIdentityStore } from '../store/identityStore'
 import { createAlertChannels, type SendAlertMessage } from './alertChannels'
 import { DeliveryEngine } from './DeliveryEngine'
 
@@ -30,15 +27,14 @@ export function createAlertDelivery(
   const settings = opts.settings ?? operationsConfig.delivery
   if (!settings) return null
   const env = opts.env ?? process.env
-  const db = app.store.accounts
-  const identity = createIdentityStore(db)
-  const store = createDeliveryStore(db)
+  const identity = app.store.members
+  const store = app.store.delivery
   store.requeueInterrupted()
   return new DeliveryEngine({
     settings,
     severityLabels: new Map(operationsConfig.alerts.severities.map((s) => [s.id, s.label])),
     store,
-    subscriptions: createAlertSubscriptionStore(db),
+    subscriptions: app.store.subscriptions,
     recipient: (memberId) => {
       const m = identity.memberById(memberId)
       return m ? { phone: m.phone, email: m.email, active: m.status === 'active' } : null

@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify'
-import { createDeliveryStore } from '../store/deliveryStore'
-import { createIdentityStore } from '../store/identityStore'
 
 const querystring = {
   type: 'object',
@@ -15,8 +13,8 @@ const querystring = {
  * `members.read` (spec §6 semantics, config/app.yaml rbac; the session plugin checks it); others get 403.
  */
 export async function deliveryLogRoutes(app: FastifyInstance): Promise<void> {
-  const store = createDeliveryStore(app.store.accounts)
-  const identity = createIdentityStore(app.store.accounts)
+  const store = app.store.delivery
+  const identity = app.store.members
   app.get<{ Querystring: { limit: number } }>(
     '/api/admin/alert-deliveries',
     { schema: { querystring }, config: { auth: { permission: 'members.read' } } },

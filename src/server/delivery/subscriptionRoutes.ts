@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { operationsConfig } from '../../generated/config'
-import type { DeliverySettings } from '../../generated/types'
+import { type DeliverySettings, operationsConfig } from '../../shared/config'
 import { sessionOf } from '../auth/routeAuth'
 import { badRequest, notFound } from '../http/httpErrors'
-import {
-  createAlertSubscriptionStore,
-  type AlertSubscription,
-  type AlertSubscriptionStore,
-} from '../store/alertSubscriptionStore'
+import type { AlertSubscription, AlertSubscriptionStore } from '../store/alertSubscriptionStore'
 
 export interface SubscriptionRoutesOptions {
   settings: DeliverySettings | undefined
@@ -63,7 +58,7 @@ export async function subscriptionRoutes(
   app: FastifyInstance,
   opts: SubscriptionRoutesOptions,
 ): Promise<void> {
-  const store = opts.store ?? createAlertSubscriptionStore(app.store.accounts)
+  const store = opts.store ?? app.store.subscriptions
   const now = opts.now ?? Date.now
   const { rules, severities } = operationsConfig.alerts
   const channels = opts.settings?.channels ?? []

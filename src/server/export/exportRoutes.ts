@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify'
 import { badRequest, notFound } from '../http/httpErrors'
 import { parseFilters } from '../data/parseFilters'
 import { filterableFields, type DatasetDef } from '../store/catalog'
-import { OgcFeatureReader, type OgcFeatureRow } from '../store/ogcFeatures'
-import type { SqliteStore } from '../store/sqliteStore'
+import type { AppStore, OgcFeatureStorage } from '../store/AppStore'
+import type { OgcFeatureRow } from '../store/ogcFeatures'
 import type { ColumnFilter } from '../store/Store'
 import { featureJson } from '../ogc/featureJson'
 import { ogcCollections } from '../ogc/ogcCollections'
@@ -20,8 +20,8 @@ const PAGE = 10_000
 
 /** Pages of the rows matching the records filters, in id order (the records API's own query). */
 function* pages(
-  store: SqliteStore,
-  reader: OgcFeatureReader,
+  store: AppStore,
+  reader: OgcFeatureStorage,
   d: DatasetDef,
   filters: ColumnFilter[],
 ): Generator<OgcFeatureRow[]> {
@@ -34,8 +34,8 @@ function* pages(
 
 /** Ids (id order) of the rows matching the records filters: the records column index, else pages of records. */
 function matchingIds(
-  store: SqliteStore,
-  reader: OgcFeatureReader,
+  store: AppStore,
+  reader: OgcFeatureStorage,
   d: DatasetDef,
   filters: ColumnFilter[],
 ): number[] {
@@ -57,7 +57,7 @@ interface ExportQuery {
  * or a GeoPackage file (written with better-sqlite3 following the GeoPackage 1.3 tables).
  */
 export async function exportRoutes(app: FastifyInstance): Promise<void> {
-  const reader = new OgcFeatureReader(app.store.db)
+  const reader = app.store.ogc
   const collections = new Map(ogcCollections(app.store.catalog).map((c) => [c.id, c]))
   const querystring = {
     type: 'object',

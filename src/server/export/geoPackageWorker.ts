@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3'
 import { parentPort, workerData } from 'node:worker_threads'
-import { OgcFeatureReader } from '../store/ogcFeatures'
+import { openFeatureReader } from '../store/openStoreFile'
 import { writeGeoPackage } from './writeGeoPackage'
 import type { GeoPackageJob } from './geoPackageJob'
 
@@ -10,9 +9,8 @@ const BATCH = 10_000
 // Worker thread: reads the rows of `ids` (all rows when null) from the store opened read-only and
 // writes the GeoPackage, so the server keeps answering while a large export is written.
 const job = workerData as GeoPackageJob
-const db = new Database(job.storeFile, { readonly: true, fileMustExist: true })
+const { reader, close } = openFeatureReader(job.storeFile)
 try {
-  const reader = new OgcFeatureReader(db)
   const d = job.layer.dataset
   const ids: ArrayLike<number> = job.ids ?? reader.allIds(d)
   function* batches() {
@@ -27,5 +25,5 @@ try {
 } catch (error) {
   parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) })
 } finally {
-  db.close()
+  close()
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import { type FeedDefinition, feedsConfig, type FeedsConfig } from '../../shared/config'
-import { FeedStore } from '../store/feedStore'
 import { tileIndexesOf } from '../tiles/tileIndexes'
 import { importFeedInWorker } from './importFeedInWorker'
 import { runFeed, type RunResult } from './runFeed'
@@ -97,7 +96,7 @@ export class FeedPoller {
   }
 
   private failures(feed: FeedDefinition): number {
-    return new FeedStore(this.app.store.db).status(feed.id)?.failures ?? 1
+    return this.app.store.feeds.status(feed.id)?.failures ?? 1
   }
 
   private async runNow(feed: FeedDefinition, conditional: boolean): Promise<RunResult> {

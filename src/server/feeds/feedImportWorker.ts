@@ -3,17 +3,13 @@
 // event loop; answers each job with the run's summary or its error. It stays up between runs
 // (starting it under tsx costs more than a small feed's import).
 import { parentPort } from 'node:worker_threads'
-import Database from 'better-sqlite3'
-import { SqliteStore } from '../store/sqliteStore'
+import { openStoreFile } from '../store/openStoreFile'
 import { FeedRunError, importFeed } from './importFeed'
 import type { FeedImportAnswer, FeedImportJob } from './feedImportProtocol'
 
 function run(job: FeedImportJob): FeedImportAnswer {
-  const db = new Database(job.file, { fileMustExist: true })
+  const store = openStoreFile(job.file, job.catalog)
   try {
-    db.pragma('busy_timeout = 5000')
-    db.pragma('synchronous = NORMAL')
-    const store = new SqliteStore(db, job.catalog)
     const summary = importFeed(
       { store, config: job.config, now: job.now, bbox: job.bbox },
       job.feed,
@@ -29,7 +25,7 @@ function run(job: FeedImportJob): FeedImportAnswer {
       summary: e instanceof FeedRunError ? e.summary : null,
     }
   } finally {
-    db.close()
+    store.close()
   }
 }
 

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import { layersConfig, type LayersConfig } from '../../shared/config'
-import { FeedStore } from '../store/feedStore'
 import { FeedPoller, type FeedPollerOptions } from './FeedPoller'
 
 declare module 'fastify' {
@@ -65,7 +64,7 @@ export interface FeedInfo {
  */
 export async function feedRoutes(app: FastifyInstance): Promise<void> {
   const poller = app.feeds
-  const store = new FeedStore(app.store.db)
+  const store = app.store.feeds
   const layersOf = layersByDataset(layersConfig)
 
   app.get(

@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import type { Geometry } from 'geojson'
 import type { FeedDefinition, FeedsConfig } from '../../shared/config'
-import { FeedStore } from '../store/feedStore'
-import type { SqliteStore } from '../store/sqliteStore'
+import type { AppStore } from '../store/AppStore'
 import { combineRows } from './combineRows'
 import type { FeedRow } from './feedRow'
 import { filterBox } from './feedSource'
@@ -14,7 +13,7 @@ import { parseGeoJson } from './parseGeoJson'
 import { readPath } from './readPath'
 
 export interface ImportContext {
-  store: SqliteStore
+  store: AppStore
   config: FeedsConfig
   /** The run's clock (ms): retention windows are measured from it. */
   now: number
@@ -59,7 +58,7 @@ export function importFeed(
   const { store, config, now } = ctx
   const dataset = store.dataset(feed.dataset)
   if (!dataset) throw new FeedRunError(`unknown dataset '${feed.dataset}'`, null)
-  const feeds = new FeedStore(store.db)
+  const feeds = store.feeds
   const fieldNames = dataset.fields.map((f) => f.name)
   let mapped: ReturnType<typeof mapRecords>
   try {

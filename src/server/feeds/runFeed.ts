@@ -1,6 +1,5 @@
 import fs from 'node:fs'
 import type { FeedDefinition } from '../../shared/config'
-import { FeedStore } from '../store/feedStore'
 import { downloadFeed } from './downloadFeed'
 import { fillPlaceholders, filterBox } from './feedSource'
 import type { RunSummary } from './feedTypes'
@@ -37,7 +36,7 @@ export async function runFeed(
   feed: FeedDefinition,
   opts: RunOptions = {},
 ): Promise<RunResult> {
-  const feeds = new FeedStore(ctx.store.db)
+  const feeds = ctx.store.feeds
   const at = new Date(ctx.now).toISOString()
   const d = { ...DEFAULTS, ...ctx.config.defaults }
   const file = opts.file ?? (opts.url ? undefined : feed.source.file)

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { badRequest, notFound } from '../http/httpErrors'
-import { GridStore } from '../store/gridStore'
+import type { GridStorage } from '../store/AppStore'
 import { MAX_TILE_INDEX, MAX_TILE_ZOOM } from '../tiles/tileMath'
 import {
   gridCatalog,
@@ -27,7 +27,7 @@ export interface GridRoutesOptions {
 /** Everything the grid routes share. */
 export interface GridContext {
   catalog: GridCatalog
-  store: GridStore
+  store: GridStorage
   tiles: GridTiles
   window: WindowSettings
   hours: number
@@ -54,7 +54,7 @@ interface TileQuery {
  */
 export async function gridRoutes(app: FastifyInstance, opts: GridRoutesOptions): Promise<void> {
   const catalog = opts.catalog ?? gridCatalog()
-  const store = new GridStore(app.store.db)
+  const store = app.store.grids
   const window = windowSettings(opts.demo)
   const hours = windowHours(catalog)
   const now = opts.now ?? (() => new Date())

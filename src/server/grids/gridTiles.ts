@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import type { GridStore, StoredGrid } from '../store/gridStore'
+import type { GridStorage } from '../store/AppStore'
+import type { StoredGrid } from '../store/gridStore'
 import type { GridDef, RasterSourceDef } from './gridCatalog'
 import { encodePng, renderTilePixels, tileOutsideGrid } from './renderTile'
 
@@ -24,7 +25,7 @@ export class GridTiles {
   private readonly styleKeys = new Map<string, string>()
 
   constructor(
-    private readonly store: GridStore,
+    private readonly store: GridStorage,
     opts: GridTilesOptions = {},
   ) {
     this.tiles = new LRUCache({

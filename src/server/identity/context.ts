@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3'
-import { createIdentityStore, type IdentityStore } from '../store/identityStore'
-import { createIdentityTokenStore, type IdentityTokenStore } from '../store/identityTokenStore'
+import { identityStorage, type AccountsSource } from '../store/identityStorage'
+import type { IdentityStore } from '../store/identityStore'
+import type { IdentityTokenStore } from '../store/identityTokenStore'
 import { createDelivery, type Delivery } from './delivery'
 import { loadSigningKey, type SigningKey } from './sessionJwt'
 import { identitySettings, type IdentitySettings } from './settings'
@@ -45,7 +45,8 @@ export interface IdentityContext {
 }
 
 export interface IdentityContextOptions {
-  db: Database.Database
+  /** The app's store (members, tokens) or, in the users CLI and tests, an accounts database. */
+  db: AccountsSource
   dataDir: string
   env?: Record<string, string | undefined>
   settings?: IdentitySettings
@@ -70,8 +71,7 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
   const env = opts.env ?? process.env
   const settings = withSmsCap(opts.settings ?? identitySettings, env)
   const now = opts.now ?? Date.now
-  const members = createIdentityStore(opts.db)
-  const tokens = createIdentityTokenStore(opts.db)
+  const { members, tokens } = identityStorage(opts.db)
   const pending = new Set<Promise<unknown>>()
   return {
     settings,

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { AccountsSource } from '../store/identityStorage'
 import type { SessionVerifier } from '../auth/sessionVerifier'
 import { createBundledVerifier } from './bundledVerifier'
 import { createIdentityContext, type IdentityContext, type IdentityContextOptions } from './context'
@@ -19,7 +19,7 @@ export interface Identity {
  */
 export async function createIdentity(
   opts: {
-    db: Database.Database
+    db: AccountsSource
     dataDir: string
     env?: Record<string, string | undefined>
   } & Partial<IdentityContextOptions>,

@@ -1,6 +1,5 @@
 import path from 'node:path'
-import type Database from 'better-sqlite3'
-import { createIdentityStore } from '../store/identityStore'
+import { identityStorage, type AccountsSource } from '../store/identityStorage'
 import { newToken } from './crypto'
 import { createMember } from './memberAdmin'
 import { identitySettings, type IdentitySettings } from './settings'
@@ -20,13 +19,13 @@ export const DEMO_PHONE = '+15055550123'
  * prints its e-mail and generated password once. Returns the created e-mail, or null.
  */
 export async function ensureFirstMember(
-  db: Database.Database,
+  db: AccountsSource,
   env: FirstMemberEnv,
   print: (line: string) => void,
   opts: { dataDir: string; settings?: IdentitySettings; now?: number } = { dataDir: 'var' },
 ): Promise<string | null> {
   const settings = opts.settings ?? identitySettings
-  const members = createIdentityStore(db)
+  const { members } = identityStorage(db)
   const now = opts.now ?? Date.now()
   const outbox = path.join(opts.dataDir, 'outbox', 'sms.jsonl')
   const roles = settings.rbac.firstMemberRoles

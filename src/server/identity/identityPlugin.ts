@@ -10,7 +10,7 @@ import { adminRoutes } from '../members/adminRoutes'
 import { sdkRoutes } from './sdkRoutes'
 
 export interface IdentityPluginOptions {
-  /** Built by createIdentity(); by default from `app.store.accounts` and `app.appOptions.dataDir`. */
+  /** Built by createIdentity(); by default over `app.store` (members, tokens) and `app.appOptions.dataDir`. */
   identity?: Identity
   /**
    * The verifier of the session plugin this plugin registers when the app has none (a bare
@@ -27,7 +27,7 @@ export interface IdentityPluginOptions {
  */
 export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
   const identity =
-    opts.identity ?? (await createIdentity({ db: app.store.accounts, dataDir: app.appOptions.dataDir }))
+    opts.identity ?? (await createIdentity({ db: app.store, dataDir: app.appOptions.dataDir }))
   // Inside buildApp without a verifier of its own (npm start): the bundled provider's checks sessions.
   if (!opts.identity && !app.appOptions.verifier) app.sessionAuth.setVerifier(identity.verifier)
   const { ctx } = identity

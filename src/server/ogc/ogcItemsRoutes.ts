@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import type { OgcFeatureReader } from '../store/ogcFeatures'
+import type { OgcFeatureStorage } from '../store/AppStore'
 import { featureJson } from './featureJson'
 import { toItemsFilter, type ItemsFilter } from './itemsFilter'
 import { ogcBadRequest, ogcNotFound } from './ogcException'
@@ -39,7 +39,7 @@ function itemsHref(base: string, id: string, params: URLSearchParams): string {
  */
 export function ogcItemsRoutes(
   app: FastifyInstance,
-  reader: OgcFeatureReader,
+  reader: OgcFeatureStorage,
   collectionOf: (id: string, reply: FastifyReply) => OgcCollection | null,
 ): void {
   app.get<{ Params: { collectionId: string }; Querystring: ItemsQueryString }>(

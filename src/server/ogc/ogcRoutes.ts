@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { OgcFeatureReader } from '../store/ogcFeatures'
 import { ogcBadRequest, ogcNotFound } from './ogcException'
 import { ogcCollections, type OgcCollection } from './ogcCollections'
 import { baseUrl, GEOJSON, JSON_TYPE, OPENAPI, type Link } from './ogcLinks'
@@ -38,7 +37,7 @@ function iso(ms: number): string {
 export async function ogcRoutes(app: FastifyInstance): Promise<void> {
   const collections = ogcCollections(app.store.catalog)
   const byId = new Map(collections.map((c) => [c.id, c]))
-  const reader = new OgcFeatureReader(app.store.db)
+  const reader = app.store.ogc
 
   // Schema failures answer with an OGC exception naming the parameter (this plugin's routes only).
   app.setErrorHandler((error: FastifyError, request, reply) => {

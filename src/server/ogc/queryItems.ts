@@ -1,6 +1,6 @@
 import type { DatasetDef } from '../store/catalog'
-import type { OgcFeatureReader, OgcFeatureRow, DatasetExtents } from '../store/ogcFeatures'
-import type { SqliteStore } from '../store/sqliteStore'
+import type { AppStore, OgcFeatureStorage } from '../store/AppStore'
+import type { OgcFeatureRow, DatasetExtents } from '../store/ogcFeatures'
 import { rowMatches, type ItemsFilter } from './itemsFilter'
 
 /** A bbox in CRS84: [minLon, minLat, maxLon, maxLat] (minLon > maxLon crosses the antimeridian). */
@@ -36,8 +36,8 @@ function positionOf(ids: Int32Array, id: number): number {
 
 /** Row positions (of `ext`) passing the attribute filter: from the records column index, else a scan. */
 function attributeMask(
-  store: SqliteStore,
-  reader: OgcFeatureReader,
+  store: AppStore,
+  reader: OgcFeatureStorage,
   d: DatasetDef,
   ext: DatasetExtents,
   filter: ItemsFilter,
@@ -83,8 +83,8 @@ function attributeMask(
  * version) narrow the rows, and a page is read by id (no SQL OFFSET walk).
  */
 export function queryItems(
-  store: SqliteStore,
-  reader: OgcFeatureReader,
+  store: AppStore,
+  reader: OgcFeatureStorage,
   d: DatasetDef,
   q: ItemsQuery,
 ): ItemsPage {

@@ -1,7 +1,6 @@
 import type { GridCatalog, GridDef } from '../grids/gridCatalog'
 import type { Catalog, DatasetDef } from '../store/catalog'
-import { GridStore } from '../store/gridStore'
-import type { SqliteStore } from '../store/sqliteStore'
+import type { AppStore, GridStorage } from '../store/AppStore'
 
 /** One tile source of config as a tileset: vector (MVT from a dataset) or raster (PNG from a grid). */
 export interface Tileset {
@@ -47,14 +46,14 @@ export function tilesets(catalog: Catalog, grids: GridCatalog): Tileset[] {
 
 /** Bounds of tilesets from the store: a dataset's bbox, a grid's extent (cached per grid version). */
 export class TilesetBounds {
-  private readonly grids: GridStore
+  private readonly grids: GridStorage
   private readonly gridCache = new Map<
     string,
     { version: string; bounds: [number, number, number, number] }
   >()
 
-  constructor(private readonly store: SqliteStore) {
-    this.grids = new GridStore(store.db)
+  constructor(private readonly store: AppStore) {
+    this.grids = store.grids
   }
 
   bounds(t: Tileset): [number, number, number, number] | null {

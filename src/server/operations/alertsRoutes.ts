@@ -1,13 +1,11 @@
 import { sessionOf } from '../auth/routeAuth'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { appConfig, operationsConfig } from '../../generated/config'
-import type { AlertsSettings } from '../../generated/types'
-import { resolveColor } from '../../shared/config/resolveColor'
+import { type AlertsSettings, appConfig, operationsConfig, resolveColor } from '../../shared/config'
 import { zonedInstant } from '../../shared/time/zonedInstant'
 import { AlertsEngine, type Alert } from '../alerts'
 import { badRequest, notFound } from '../http/httpErrors'
 import { noBody } from '../http/schemas'
-import { createAlertsStore, type AlertsStore } from '../store/alertsStore'
+import type { AlertsStore } from '../store/alertsStore'
 import { parseAlertsQuery } from './alertsQuery'
 
 declare module 'fastify' {
@@ -25,7 +23,7 @@ export interface AlertsRoutesOptions {
   settings?: AlertsSettings
   /** The engine's "now": defaults to the demo reference noon in demo mode, else the real clock. */
   now?: () => number
-  /** Defaults to the alert_acks table of the accounts database (`app.store.accounts`). */
+  /** Defaults to the app's acknowledgement store (`app.store.acks`). */
   acks?: AlertsStore
   /** Clock of acknowledgements (defaults to Date.now). */
   ackClock?: () => number
@@ -77,7 +75,7 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
   const settings = opts.settings ?? operationsConfig.alerts
   const shared = opts.settings === undefined && opts.now === undefined && app.hasDecorator('alertsEngine')
   const engine = shared ? app.alertsEngine : createAlertsEngine(app, opts)
-  const acks = opts.acks ?? createAlertsStore(app.store.accounts)
+  const acks = opts.acks ?? app.store.acks
   const ackClock = opts.ackClock ?? Date.now
   const severities = settings.severities.map((s) => ({
     id: s.id,

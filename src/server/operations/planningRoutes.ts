@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { operationsConfig } from '../../generated/config'
-import type { PlanningSettings } from '../../generated/types'
+import { operationsConfig, type PlanningSettings } from '../../shared/config'
 import { badRequest, notFound } from '../http/httpErrors'
 import { numericIdParams, patternQuery } from '../http/schemas'
 import { windowSettings } from '../grids/gridCatalog'
 import { currentWindowHour, windowStart, windowTimes } from '../grids/forecastWindow'
-import { GridStore } from '../store/gridStore'
 import { partsToGeometry } from '../store/geometryCodec'
 import { PlanningSamples } from './planningSamples'
 import { parsePlanningQuery, THRESHOLD_PREFIX } from './planningQuery'
@@ -27,7 +25,7 @@ export interface PlanningRoutesOptions {
  */
 export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesOptions): Promise<void> {
   const settings = opts.settings === undefined ? (operationsConfig.planning ?? null) : opts.settings
-  const grids = new GridStore(app.store.db)
+  const grids = app.store.grids
   const window = windowSettings(app.appOptions.demo)
   const now = opts.now ?? (() => new Date())
   const samples = new PlanningSamples(grids)

@@ -1,5 +1,5 @@
 import type { PlanningSettings } from '../../shared/config'
-import type { GridStore } from '../store/gridStore'
+import type { GridStorage } from '../store/AppStore'
 import type { StoredFeature } from '../store/Store'
 import { decodeParts } from '../store/geometryCodec'
 import { sampleLineMax } from './planningSample'
@@ -34,7 +34,7 @@ export class PlanningSamples {
   private circuitsCache: { version: number; circuits: PlanningCircuit[] } | null = null
   private gustCache: { key: string; hours: Map<number, Float64Array> } | null = null
 
-  constructor(private readonly grids: GridStore) {}
+  constructor(private readonly grids: GridStorage) {}
 
   circuits(settings: PlanningSettings, version: number, load: () => StoredFeature[]): PlanningCircuit[] {
     if (this.circuitsCache?.version !== version) {

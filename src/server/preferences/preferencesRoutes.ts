@@ -8,10 +8,10 @@ import {
 import { appConfig } from '../../shared/config'
 import { sessionOf } from '../auth/routeAuth'
 import { badRequest } from '../http/httpErrors'
-import { createPreferencesStore, type PreferencesStore } from '../store/preferencesStore'
+import type { PreferencesStore } from '../store/preferencesStore'
 
 export interface PreferencesRoutesOptions {
-  /** Defaults to the member_preferences table of the accounts database (`app.store.accounts`). */
+  /** Defaults to the app's preferences store (`app.store.preferences`). */
   store?: PreferencesStore
   /** Defaults to appConfig.preferences. */
   definitions?: readonly PreferenceDefinition[]
@@ -39,7 +39,7 @@ export function preferencesBody(definitions: readonly PreferenceDefinition[]) {
  * The app's route check (default deny) has verified the session before the handler runs.
  */
 export async function preferencesRoutes(app: FastifyInstance, opts: PreferencesRoutesOptions): Promise<void> {
-  const store = opts.store ?? createPreferencesStore(app.store.accounts)
+  const store = opts.store ?? app.store.preferences
   const now = opts.now ?? Date.now
 
   function current(memberId: string): MemberPreferences {

@@ -1,3 +1,4 @@
+import type { FeedStorage } from './AppStore'
 import type Database from 'better-sqlite3'
 import type { FeedRow } from '../feeds/feedRow'
 import type { RunSummary } from '../feeds/feedTypes'
@@ -61,7 +62,7 @@ function toStatus(r: StatusRow): FeedStatus {
 }
 
 /** Feed records and freshness in the feature store (migration 100_feeds.sql). */
-export class FeedStore {
+export class FeedStore implements FeedStorage {
   constructor(private readonly db: Database.Database) {}
 
   /**

@@ -1,3 +1,4 @@
+import type { GridStorage } from './AppStore'
 import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import type { GridRaster } from '../grids/gridRaster'
@@ -40,7 +41,7 @@ function versionOf(hours: readonly GridRaster[]): string {
 }
 
 /** Queries over the `grids` and `grid_meta` tables (migrations 040, 041). */
-export class GridStore {
+export class GridStore implements GridStorage {
   private readonly versionQuery: Database.Statement<[string], string>
   private readonly gridQuery: Database.Statement<[string, number], GridRow>
 

@@ -1,3 +1,4 @@
+import type { OgcFeatureStorage } from './AppStore'
 import type Database from 'better-sqlite3'
 import type { DatasetDef } from './catalog'
 import { fieldColumn, tableNames } from './datasetTables'
@@ -37,7 +38,7 @@ export function temporalField(d: DatasetDef): string | undefined {
 }
 
 /** Reads features with geometry by id, and the per-row extents, for the OGC routes and exports. */
-export class OgcFeatureReader {
+export class OgcFeatureReader implements OgcFeatureStorage {
   private readonly extentCache = new Map<string, DatasetExtents>()
 
   constructor(private readonly db: Database.Database) {}

@@ -10,7 +10,19 @@ import { migrate } from './migrate'
 import { openAccountsDb } from './accountsDb'
 import { tileRows, type TileRows } from './tileRows'
 import { aggregateZooms } from '../tiles/tilePolicy'
-import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, Store, StoredFeature } from './Store'
+import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, StoredFeature } from './Store'
+import type { AppStore } from './AppStore'
+import { largest, storedFeature } from './storedFeature'
+import { createAlertSubscriptionStore } from './alertSubscriptionStore'
+import { createAlertsStore } from './alertsStore'
+import { datasetFreshness, type DatasetFreshness } from './datasetFreshness'
+import { createDeliveryStore } from './deliveryStore'
+import { FeedStore } from './feedStore'
+import { GridStore } from './gridStore'
+import { createIdentityStore } from './identityStore'
+import { createIdentityTokenStore } from './identityTokenStore'
+import { OgcFeatureReader } from './ogcFeatures'
+import { createPreferencesStore } from './preferencesStore'
 import { CELL_BITS, rebuildCells, replaceDataset, type FeatureInput, type ProgressFn } from './writeDataset'
 
 export const STORE_FILE = 'emberline.sqlite'
@@ -18,8 +30,12 @@ export const STORE_FILE = 'emberline.sqlite'
 /** How long a dataset's info is trusted before the store is asked again (other processes' imports). */
 const INFO_TTL_MS = 250
 
-/** The embedded store: one SQLite file (WAL) under the data directory. */
-export class SqliteStore implements Store {
+/**
+ * The embedded store: one SQLite file (WAL) under the data directory for features, series, grids
+ * and feeds, and the accounts database beside it. Builds every area's store (AppStore) over its
+ * two handles, once, on first use.
+ */
+export class SqliteStore implements AppStore {
   private recordsReader: DatasetRecords | null = null
   private infoStatement: Database.Statement | null = null
   /** info() answers, each kept INFO_TTL_MS: every tile request asks for its dataset's version. */
@@ -37,6 +53,47 @@ export class SqliteStore implements Store {
   get accounts(): Database.Database {
     if (!this.accountsHandle) throw new Error('this store was opened without its accounts database')
     return this.accountsHandle
+  }
+
+  private readonly areas = new Map<string, unknown>()
+  private area<T>(name: string, make: () => T): T {
+    if (!this.areas.has(name)) this.areas.set(name, make())
+    return this.areas.get(name) as T
+  }
+  get grids() {
+    return this.area('grids', () => new GridStore(this.db))
+  }
+  get feeds() {
+    return this.area('feeds', () => new FeedStore(this.db))
+  }
+  get ogc() {
+    return this.area('ogc', () => new OgcFeatureReader(this.db))
+  }
+  get members() {
+    return this.area('members', () => createIdentityStore(this.accounts))
+  }
+  get tokens() {
+    return this.area('tokens', () => createIdentityTokenStore(this.accounts))
+  }
+  get acks() {
+    return this.area('acks', () => createAlertsStore(this.accounts))
+  }
+  get preferences() {
+    return this.area('preferences', () => createPreferencesStore(this.accounts))
+  }
+  get subscriptions() {
+    return this.area('subscriptions', () => createAlertSubscriptionStore(this.accounts))
+  }
+  get delivery() {
+    return this.area('delivery', () => createDeliveryStore(this.accounts))
+  }
+
+  freshness(def: DatasetDef): DatasetFreshness {
+    return datasetFreshness(this.db, def)
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)()
   }
 
   dataset(id: string): DatasetDef | undefined {
@@ -215,22 +272,6 @@ export class SqliteStore implements Store {
     if (this.db.open) this.db.close()
     if (this.accountsHandle?.open) this.accountsHandle.close()
   }
-}
-
-/** Ids of the `limit` largest of `[id, size]` rows (ties by id), in id order. */
-function largest(rows: [number, number][], limit: number): number[] {
-  if (rows.length > limit) rows.sort((p, q) => q[1] - p[1] || p[0] - q[0]).length = limit
-  return rows.map((r) => r[0]).sort((a, b) => a - b)
-}
-
-/** A feature row `id, geom, <fields…>` as the tile builder and analyses read it. */
-function storedFeature(d: DatasetDef, row: unknown[]): StoredFeature {
-  const properties: Record<string, string | number | null> = {}
-  d.fields.forEach((f, i) => {
-    const v = row[i + 2]
-    properties[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
-  })
-  return { id: Number(row[0]), geom: row[1] as Uint8Array, properties }
 }
 
 /** Opens (creating if needed) the store in `dataDir`: WAL, migrations, one table pair per dataset. */

@@ -1,0 +1,118 @@
+import type { FeedRow } from '../feeds/feedRow'
+import type { RunSummary } from '../feeds/feedTypes'
+import type { GridRaster } from '../grids/gridRaster'
+import type { AlertSubscriptionStore } from './alertSubscriptionStore'
+import type { AlertsStore } from './alertsStore'
+import type { ColumnIndex } from './columnIndex'
+import type { DatasetDef } from './catalog'
+import type { DatasetFreshness } from './datasetFreshness'
+import type { DeliveryStore } from './deliveryStore'
+import type { FeedStatus } from './feedStore'
+import type { StoredGrid, GridSummary } from './gridStore'
+import type { IdentityStore } from './identityStore'
+import type { IdentityTokenStore } from './identityTokenStore'
+import type { DatasetExtents, OgcFeatureRow } from './ogcFeatures'
+import type { PreferencesStore } from './preferencesStore'
+import type { Store } from './Store'
+
+// The store interfaces of every area. The server (routes, engines, feeds, identity) sees only
+// these; the SQLite classes under src/server/store implement them and hold the only database
+// handles. They are synchronous because better-sqlite3 is; a PostgreSQL implementation (issue
+// #19) makes them asynchronous where the database needs it.
+
+/** The feature store as the server uses it: datasets, records, series, tiles' rows, meta. */
+export interface FeatureStore extends Store {
+  /** True when no dataset holds a feature (a fresh store: first start seeds it). */
+  isEmpty(): boolean
+  /** Forgets what is cached about a dataset replaced through another connection (a worker). */
+  datasetReplaced(id: string): void
+  /** Builds the records indexes ahead of the first requests. */
+  warm(): void
+  /** Runs `fn` in one write transaction of the feature store (all or nothing: seeding). */
+  transaction<T>(fn: () => T): T
+  /** The records column index of a dataset's current version; null while it is built. */
+  columnIndex(id: string): ColumnIndex | null
+}
+
+/** Gridded fields (forecast hours of a raster), migrations 040/041. */
+export interface GridStorage {
+  /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
+  replaceGrid(id: string, hours: readonly GridRaster[], source: string): string
+  /** One hour of a grid, or undefined when not stored. */
+  grid(id: string, hour?: number): StoredGrid | undefined
+  /** The version of a grid (all hours share it), or undefined when not stored. */
+  version(id: string): string | undefined
+  list(): GridSummary[]
+  deleteGrid(id: string): void
+}
+
+/** Live feeds' records and freshness (migration 100). */
+export interface FeedStorage {
+  /** The feed's current records (empty before its first successful run). */
+  rows(feed: string, fields: readonly string[]): FeedRow[]
+  status(feed: string): FeedStatus | null
+  allStatus(): FeedStatus[]
+  /** A successful run: the feed's records replaced, freshness and validators updated (one transaction). */
+  saveRun(
+    feed: string,
+    dataset: string,
+    rows: readonly FeedRow[],
+    fields: readonly string[],
+    run: {
+      source: string
+      at: string
+      summary: RunSummary
+      etag: string | null
+      lastModified: string | null
+    },
+  ): void
+  /** A run that changed nothing (304 Not Modified): it still counts as a successful check. */
+  saveNotModified(feed: string, dataset: string, at: string): void
+  /** A failed run: the error is recorded, the data and the validators stay as they were. */
+  saveFailure(
+    feed: string,
+    dataset: string,
+    source: string,
+    at: string,
+    error: string,
+    summary: RunSummary | null,
+  ): void
+}
+
+/** Features with geometry by id, and per-row extents, for the OGC API and exports. */
+export interface OgcFeatureStorage {
+  /** Geometry blobs of `ids` (missing ids are absent from the map). */
+  geometries(d: DatasetDef, ids: readonly number[]): Map<number, Uint8Array>
+  /** Whole rows of `ids`, in the order of `ids`. */
+  rows(d: DatasetDef, ids: readonly number[]): OgcFeatureRow[]
+  /** Every id of the dataset, in id order. */
+  allIds(d: DatasetDef): number[]
+  /** Ids (id order) of the rows whose fields pass `keep` (the fallback while a column index is built). */
+  scanIds(d: DatasetDef, fields: readonly string[], keep: (values: unknown[]) => boolean): number[]
+  /** The extents of the dataset's current version (read once per version, then kept). */
+  extents(d: DatasetDef, version: number): DatasetExtents
+}
+
+/**
+ * `app.store`: the feature store and, by area, every other store of the server — all built by
+ * the one store object (SqliteStore: openStore()), so nothing else opens or holds a database.
+ */
+export interface AppStore extends FeatureStore {
+  readonly grids: GridStorage
+  readonly feeds: FeedStorage
+  readonly ogc: OgcFeatureStorage
+  /** Version, count, last write and newest data time of a dataset (the shift briefing). */
+  freshness(def: DatasetDef): DatasetFreshness
+  /** Accounts database: members, sessions, audit (identity provider). */
+  readonly members: IdentityStore
+  /** Accounts database: intermediate sessions, OTPs, reset tokens, throttles. */
+  readonly tokens: IdentityTokenStore
+  /** Accounts database: alert acknowledgements. */
+  readonly acks: AlertsStore
+  /** Accounts database: member display preferences. */
+  readonly preferences: PreferencesStore
+  /** Accounts database: alert subscriptions. */
+  readonly subscriptions: AlertSubscriptionStore
+  /** Accounts database: alert episodes, notices, delivery jobs and log. */
+  readonly delivery: DeliveryStore
+}
