@@ -1,4 +1,4 @@
-import { appConfig } from '../generated/config'
+import { appConfig } from '../shared/config'
 import type { FeatureInput, SeriesPoint } from '../server/store/Store'
 import { distributionLines, feeders, nearestFeeders, transmissionLines } from './assets'
 import { buildings } from './buildings'

@@ -1,5 +1,5 @@
 import type { PspsEvent } from '../../shared/operations/wireTypes'
-import { authFetch } from '../session/authFetch'
+import { authFetch } from '../session'
 
 /** An alert as GET /api/alerts lists it (the fields the briefing prints). */
 export interface BriefingAlert {

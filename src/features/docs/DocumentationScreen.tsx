@@ -5,7 +5,7 @@ import { GisAccessSection } from './GisAccessDoc'
 import { LayerDoc } from './LayerDoc'
 import { OperationsDoc } from './OperationsDoc'
 import { buildOperationsDoc } from './operationsDoc'
-import { screenTitle } from './screenTitle'
+import { screenTitle } from '../../shared/config'
 import './docs.css'
 
 /** /Documentation: generated from config (layers, tables, app texts) so it cannot drift. */

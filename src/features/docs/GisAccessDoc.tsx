@@ -1,7 +1,7 @@
 import { Button, Code, H2, H3, H4, Pre } from '@blueprintjs/core'
 import { Fragment, useMemo } from 'react'
 import { notify } from '../../shared/toastEvents'
-import { currentSessionToken } from '../session/authFetch'
+import { currentSessionToken } from '../session'
 import { buildGisAccessDoc, GDAL_HEADER_OPTION } from './buildGisAccessDoc'
 import './gisAccess.css'
 

@@ -1,6 +1,5 @@
 import { H1, H2, HTMLTable } from '@blueprintjs/core'
-import { appConfig } from '../../shared/config'
-import { screenTitle } from './screenTitle'
+import { appConfig, screenTitle } from '../../shared/config'
 import './docs.css'
 
 const keys: readonly [string, string][] = [

@@ -1,6 +1,6 @@
 import { H2, H3, HTMLTable } from '@blueprintjs/core'
 import type { OperationsDoc as Doc } from './operationsDoc'
-import { screenTitle } from './screenTitle'
+import { screenTitle } from '../../shared/config'
 
 /** The "Operations views" section of /Documentation, from config/operations.yaml. */
 export function OperationsDoc({ doc }: { doc: Doc }) {

@@ -1,5 +1,5 @@
 import { appConfig } from '../../shared/config'
-import { authFetch } from '../session/authFetch'
+import { authFetch } from '../session'
 
 /** The PSPS risk-score series (spec §3): parallel lists held as labels and scores. */
 export interface RiskScoreSeries {

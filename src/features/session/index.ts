@@ -1,4 +1,4 @@
-export { SessionProvider } from './SessionProvider'
+export { SessionContext, SessionProvider } from './SessionProvider'
 export type { SessionValue } from './SessionProvider'
 export { useSession } from './useSession'
 export { sessionMachine } from './sessionMachine'

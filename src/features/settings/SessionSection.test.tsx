@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { SessionContext, type SessionValue } from '../session/SessionProvider'
+import { SessionContext, type SessionValue } from '../session'
 import { SessionSection } from './SessionSection'
 
 function render(value: SessionValue, timeZone = 'UTC'): string {

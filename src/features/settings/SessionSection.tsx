@@ -1,7 +1,7 @@
 import { Button, H2, Intent, Tag } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
 import { appConfig } from '../../shared/config'
-import { useSession } from '../session/useSession'
+import { useSession } from '../session'
 import { displayTimeZone, formatExpiry, formatRemaining } from './sessionExpiry'
 import { SignOutAllButton } from './SignOutAllButton'
 

@@ -1,6 +1,6 @@
 import { H1 } from '@blueprintjs/core'
 import { AlertSubscriptionSection } from './AlertSubscriptionSection'
-import { screenTitle } from '../docs/screenTitle'
+import { screenTitle } from '../../shared/config'
 import { OrganizationSection, showsOrganization } from './OrganizationSection'
 import { PasswordSection } from './PasswordSection'
 import { PreferencesSection } from './PreferencesSection'

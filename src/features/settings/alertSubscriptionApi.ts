@@ -1,4 +1,4 @@
-import { authFetch } from '../session/authFetch'
+import { authFetch } from '../session'
 import { SettingsError } from './settingsApi'
 
 export type ChannelChoice = 'sms' | 'email' | 'both'

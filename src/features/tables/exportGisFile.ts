@@ -1,5 +1,5 @@
 import { recordsQueryString } from '../../shared/filters'
-import { authFetch } from '../session/authFetch'
+import { authFetch } from '../session'
 import { toRecordsFilter, type TableFilter } from './tableFilter'
 
 export type GisFormat = 'geojson' | 'gpkg'

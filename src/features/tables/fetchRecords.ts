@@ -1,4 +1,4 @@
-import { authFetch } from '../session/authFetch'
+import { authFetch } from '../session'
 
 export type TableRecord = Readonly<Record<string, unknown>>
 

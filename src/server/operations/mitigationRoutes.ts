@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { operationsConfig } from '../../generated/config'
-import type { MitigationSettings } from '../../generated/types'
+import { type MitigationSettings, operationsConfig } from '../../shared/config'
 import { badRequest, notFound } from '../http/httpErrors'
 import { numericIdParams, patternQuery } from '../http/schemas'
 import { MitigationData } from './mitigationData'

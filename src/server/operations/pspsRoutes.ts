@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { operationsConfig } from '../../generated/config'
-import type { PspsRollupSettings } from '../../generated/types'
+import { operationsConfig, type PspsRollupSettings } from '../../shared/config'
 import { badRequest, notFound } from '../http/httpErrors'
 import { numericIdParams } from '../http/schemas'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'

@@ -23,3 +23,4 @@ export {
   type Catalogue,
 } from './catalogue'
 export { resolveColor } from './resolveColor'
+export { screenTitle } from './screenTitle'

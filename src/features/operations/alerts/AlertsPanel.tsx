@@ -1,7 +1,7 @@
 import { Button, Callout, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { formatDate } from '../../../shared/format'
-import { useLayerState } from '../../layers/LayerStateContext'
+import { useLayerState } from '../../layers'
 import { layersOfDataset } from '../shared'
 import '../shared/operations.css'
 import { AlertRow } from './AlertRow'

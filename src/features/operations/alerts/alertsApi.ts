@@ -1,5 +1,5 @@
 import type { FeatureCollection } from 'geojson'
-import { authFetch } from '../../session/authFetch'
+import { authFetch } from '../../session'
 
 /** The JSON of GET /api/alerts (src/server/operations/alertsRoutes.ts). */
 export type Bbox = [number, number, number, number]

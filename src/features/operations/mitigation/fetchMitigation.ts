@@ -1,4 +1,4 @@
-import { authFetch } from '../../session/authFetch'
+import { authFetch } from '../../session'
 import { MitigationApiError, type CircuitGeometry, type MitigationRanking } from './mitigationApi'
 
 /** The ranking URL: no query for the config defaults, else one `weight.<id>` per factor. */

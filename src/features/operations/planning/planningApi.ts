@@ -1,5 +1,5 @@
 import type { PlanningRow } from '../../../shared/operations/wireTypes'
-import { authFetch } from '../../session/authFetch'
+import { authFetch } from '../../session'
 
 /** A circuit's forecast gust against its (stored or what-if) threshold at the hour. */
 export type PlanningCircuit = PlanningRow

@@ -1,4 +1,4 @@
-import { authFetch } from '../../session/authFetch'
+import { authFetch } from '../../session'
 
 import type { CellValue, PspsColumn, PspsEvent, PspsRow } from '../../../shared/operations/wireTypes'
 

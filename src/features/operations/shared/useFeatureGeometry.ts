@@ -1,6 +1,6 @@
 import type { Feature } from 'geojson'
 import { useEffect } from 'react'
-import { authFetch } from '../../session/authFetch'
+import { authFetch } from '../../session'
 import { useFetched } from './useFetched'
 
 async function fetchFeature(url: string, signal: AbortSignal): Promise<Feature> {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { layersConfig } from '../../../shared/config'
-import { useLayerState } from '../../layers/LayerStateContext'
+import { useLayerState } from '../../layers'
 
 /** Sidebar layers (config/layers.yaml layers[]) one of whose map layers draws the dataset. */
 export function layersOfDataset(datasetId: string): string[] {

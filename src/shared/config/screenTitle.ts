@@ -1,4 +1,4 @@
-import { appConfig } from '../../shared/config'
+import { appConfig } from '../../generated/config'
 
 /** The configured title of a route (appConfig.routes.screens), matched case-insensitively. */
 export function screenTitle(path: string): string {
