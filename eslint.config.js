@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import { boundaries } from './eslint.boundaries.js'
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'src/generated', 'var', 'test-results'] },
@@ -17,4 +18,5 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...boundaries,
 )

@@ -12,6 +12,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'tests/api/**/*.test.ts',
             'tests/config/**/*.test.ts',
+            'tests/lint/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 30000,
