@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appConfig } from '../../src/shared/config'
@@ -32,10 +33,40 @@ const statusFrom = (page: Page, url: string, token: string) =>
     token,
   ] as const)
 
+/** Serious or critical WCAG 2.1 A/AA findings of axe-core inside `selector` (rule: target). */
+async function axeFailures(page: Page, selector: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') })
+  }
+  return page.evaluate(async (sel) => {
+    interface Violation {
+      id: string
+      impact?: string | null
+      nodes: { target: unknown[]; impact?: string | null }[]
+    }
+    const axe = (
+      window as unknown as { axe: { run(c: Element, o: object): Promise<{ violations: Violation[] }> } }
+    ).axe
+    const root = document.querySelector(sel)
+    if (!root) return [`${sel}: not found`]
+    const { violations } = await axe.run(root, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    })
+    return violations.flatMap((v) =>
+      v.nodes
+        .filter((n) => ['serious', 'critical'].includes(n.impact ?? v.impact ?? ''))
+        .map((n) => `${v.id}: ${n.target.map(String).join(' ')}`),
+    )
+  }, selector)
+}
+
 beforeAll(async () => {
   server = await startServer()
   browser = await launchBrowser()
-  admin = await newPage(browser, { width: 1280, height: 900 })
+  // The administrator's page ignores the CSP only so that axe-core can be injected (axe test below).
+  const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true })
+  admin = await newPage(browser, { context: adminContext })
   member = await newPage(browser, { width: 1280, height: 900 })
   await signIn(admin, server, { path: '/Settings' })
 }, 120_000)
@@ -51,6 +82,15 @@ describe('member administration', () => {
     await admin.waitForSelector('[data-testid="settings-organization"] h2:has-text("Organization")')
     await admin.waitForSelector(`[data-testid="org-members"] tr[data-member="${server.admin.email}"]`)
     await admin.waitForSelector('[data-testid="org-audit"]')
+  })
+
+  it('has no serious or critical axe-core finding in the section and the Manage dialog', async () => {
+    await admin.waitForSelector('[data-testid="org-audit"] tbody tr')
+    expect(await axeFailures(admin, '[data-testid="settings-organization"]')).toEqual([])
+    await admin.click(`button[aria-label="Manage ${server.admin.email}"]`)
+    await admin.waitForSelector('.bp6-dialog')
+    expect(await axeFailures(admin, '.bp6-dialog')).toEqual([])
+    await admin.click('.bp6-dialog button[aria-label="Close"]')
   })
 
   it('invites a member, who sets a password from the link, enrols a phone and signs in with the SMS code', async () => {
