@@ -1,23 +1,25 @@
-import { layersConfig, tablesConfig } from '../../shared/config'
+import {
+  layersConfig,
+  tablesConfig,
+  type Column,
+  type Dataset,
+  type DatasetField,
+  type MvtSource,
+  type TableDefinition,
+} from '../../shared/config'
 
 /** The kinds of attribute a dataset feature carries (dates are ISO 8601 strings). */
-export type FieldType = 'number' | 'string' | 'date'
-export type GeometryKind = 'point' | 'line' | 'polygon'
+export type FieldType = DatasetField['type']
+export type GeometryKind = Dataset['geometry']
+export type FieldDef = DatasetField
 
-export interface FieldDef {
-  readonly name: string
-  readonly type: FieldType
-}
+/** A dataset of config/layers.yaml; test stores and catalogs read from a CONFIG_DIR may leave out the title. */
+export type DatasetDef = Omit<Dataset, 'title'> & Partial<Pick<Dataset, 'title'>>
 
-export interface DatasetDef {
-  readonly id: string
-  readonly title?: string
-  readonly geometry: GeometryKind
-  readonly key?: string
-  readonly fields: readonly FieldDef[]
-}
-
-/** Per-zoom content policy of a vector source (see docs/data-server.md). */
+/**
+ * Per-zoom content policy of a vector source (see docs/data-server.md). Not a config key: the
+ * schema has no `generalize`, so only catalogs built in code (tests, benchmarks) set it.
+ */
 export interface GeneralizeDef {
   /** At this zoom and below, features become per-cell aggregates (count) instead of footprints. */
   readonly aggregateMaxZoom?: number
@@ -28,26 +30,17 @@ export interface GeneralizeDef {
   readonly thinFeatures?: number
 }
 
-export interface VectorSourceDef {
-  readonly id: string
-  readonly path: string
-  readonly demoPath?: string
-  readonly dataset: string
-  readonly minzoom: number
-  readonly maxzoom: number
+/** An mvt source of config/layers.yaml, as the data server cuts its tiles. */
+export type VectorSourceDef = Pick<
+  MvtSource,
+  'id' | 'path' | 'demoPath' | 'dataset' | 'minzoom' | 'maxzoom'
+> & {
   readonly generalize?: GeneralizeDef
 }
 
-export interface TableColumnDef {
-  readonly key: string
-  readonly type: string
-  readonly filterable: boolean
-}
-
-export interface TableDef {
-  readonly id: string
-  readonly dataset: string
-  readonly columns: readonly TableColumnDef[]
+/** What the data server reads of a table of config/tables.yaml: its dataset and filterable columns. */
+export type TableDef = Pick<TableDefinition, 'id' | 'dataset'> & {
+  readonly columns: readonly Pick<Column, 'key' | 'type' | 'filterable'>[]
 }
 
 /** What the data server needs from config: datasets, their tables and vector sources. */
@@ -140,19 +133,20 @@ function parseTable(raw: unknown, i: number): TableDef | null {
   const where = `tables[${i}]`
   if (!isRecord(raw)) fail(where, 'expected a mapping')
   if (raw.dataset === undefined) return null
-  const columns = list(raw.columns, `${where}.columns`).map((c, j): TableColumnDef => {
+  const columns = list(raw.columns, `${where}.columns`).map((c, j): TableDef['columns'][number] => {
     const cw = `${where}.columns[${j}]`
     if (!isRecord(c)) fail(cw, 'expected a mapping')
-    return {
-      key: str(c.key, `${cw}.key`),
-      type: str(c.type ?? 'string', `${cw}.type`),
-      filterable: c.filterable === true,
-    }
+    const type = str(c.type ?? 'string', `${cw}.type`)
+    if (type !== 'number' && type !== 'string') fail(`${cw}.type`, `'${type}' is not number or string`)
+    return { key: str(c.key, `${cw}.key`), type, filterable: c.filterable === true }
   })
   return { id: str(raw.id, `${where}.id`), dataset: str(raw.dataset, `${where}.dataset`), columns }
 }
 
-/** Builds a catalog from parsed YAML documents (layers: datasets + sources; tables: tables). */
+/**
+ * Builds a catalog from parsed YAML documents that no schema has checked (a CONFIG_DIR of the
+ * import CLI and benchmark server): layers gives datasets + sources, tables gives tables.
+ */
 export function catalogFrom(layers: unknown, tables: unknown): Catalog {
   const l = isRecord(layers) ? layers : {}
   const t = isRecord(tables) ? tables : {}
@@ -168,9 +162,13 @@ export function catalogFrom(layers: unknown, tables: unknown): Catalog {
   return { datasets, tables: tableDefs, sources }
 }
 
-/** The catalog compiled from config/*.yaml. */
+/** The catalog compiled from config/*.yaml (validated by the config compiler). */
 export function defaultCatalog(): Catalog {
-  return catalogFrom(layersConfig, tablesConfig)
+  return {
+    datasets: layersConfig.datasets,
+    tables: tablesConfig.tables,
+    sources: layersConfig.sources.filter((s): s is MvtSource => s.type === 'mvt'),
+  }
 }
 
 /** Fields the records API may filter on: the table columns marked filterable that the dataset has. */
