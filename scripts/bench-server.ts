@@ -1,5 +1,5 @@
 // npm run bench:server [-- --peer [--prepare] [--seed S] [--buildings N]] [--data-dir DIR --config DIR]
-//                         [--layers a,b] [--conc 1,2] [--records N] [--seed S] [--floor N]
+//                         [--layers a,b] [--conc 1,2] [--records N] [--seed S | --tiles tiles.json] [--floor N]
 // Starts the data server (scripts/bench/benchServer.ts) in its own process and measures it over
 // HTTP with autocannon (scripts/bench/loadClient.ts): startup with an existing store, tiles cold
 // (first request of each tile after a fresh start) and repeated per tile set, the tiles' sizes and
@@ -66,7 +66,10 @@ if (peer) {
     )
   }
   const geo = newMexico()
-  tiles = benchTiles(geo.bbox, geo.places, 500, seed)
+  const file = arg('tiles', '')
+  tiles = file
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as BenchTile[])
+    : benchTiles(geo.bbox, geo.places, 500, seed)
 }
 
 const auth = { authorization: `Bearer ${token}` }
@@ -132,7 +135,9 @@ for (const conc of concs) {
     ...(configDir ? { CONFIG_DIR: configDir, DEMO: 'off' } : {}),
   })
   const base = `http://127.0.0.1:${server.port}`
-  rows.push(`startup c${conc} (existing store, open + buildApp + listen): ${server.startupMs} ms`)
+  rows.push(
+    `startup c${conc} (existing store): process spawn to listening ${server.spawnToListenMs} ms (in process: open + buildApp + listen ${server.startupMs} ms)`,
+  )
   // Tile data and archives read (the cold pass measures cutting, not the first file read).
   rows.push(`tile data + indexes ready c${conc}: ${await server.warm} ms after start`)
   // Warm both sides' HTTP code on the bare health route: no tile is touched.
@@ -222,7 +227,7 @@ console.log(
   `\nEmberline data server benchmark — ${os.cpus().length} cores, load client autocannon (keep-alive, 1 request in flight per connection)`,
 )
 console.log(
-  `tile list: seed ${seed}${peer ? ` (gen-data.mjs --seed ${seed}; ${work}/data/tiles.json)` : ' (scripts/bench/tileList.ts)'}; ${tiles.length} tiles (${tiles.filter((t) => t.set === 'z6-8').length} z6-8 + ${tiles.filter((t) => t.set === 'z10-14').length} z10-14); ours gzip, peers raw MVT`,
+  `tile list: ${peer ? `seed ${seed} (gen-data.mjs --seed ${seed}; ${work}/data/tiles.json)` : arg('tiles', '') ? `from ${arg('tiles', '')}` : `seed ${seed} (scripts/bench/tileList.ts)`}; ${tiles.length} tiles (${tiles.filter((t) => t.set === 'z6-8').length} z6-8 + ${tiles.filter((t) => t.set === 'z10-14').length} z10-14); ours gzip, peers raw MVT`,
 )
 console.log(`load average (1 min): ${loads.join(', ')}`)
 for (const r of rows) console.log(r)

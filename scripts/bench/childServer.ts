@@ -7,6 +7,8 @@ export interface ChildServer {
   port: number
   /** The process's own figure after `listening` (ms from its start to listening), if it prints one. */
   startupMs: number
+  /** Spawn to the `listening` line, measured here: module loading (tsx) included. */
+  spawnToListenMs: number
   /** Resolves with the ms printed on the child's `warm <ms>` line (our server: tile data and indexes ready). */
   warm: Promise<number>
   stop(): Promise<void>
@@ -19,6 +21,7 @@ const root = path.resolve(import.meta.dirname, '../..')
  * `listening <port> [<startup ms>]`.
  */
 export function startChild(script: string, env: Record<string, string>): Promise<ChildServer> {
+  const spawnedAt = performance.now()
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -38,7 +41,15 @@ export function startChild(script: string, env: Record<string, string>): Promise
       const w = /warm (\d+)/.exec(buf)
       if (w) warmDone(Number(w[1]))
       const l = /listening (\d+)(?: (\d+))?/.exec(buf)
-      if (l) resolve({ child, port: Number(l[1]), startupMs: Number(l[2] ?? 0), warm, stop })
+      if (l)
+        resolve({
+          child,
+          port: Number(l[1]),
+          startupMs: Number(l[2] ?? 0),
+          spawnToListenMs: Math.round(performance.now() - spawnedAt),
+          warm,
+          stop,
+        })
     })
     child.once('exit', (code) => reject(new Error(`${script} exited ${code}`)))
   })

@@ -1,6 +1,5 @@
-import type Flatbush from 'flatbush'
+import type { TileIndex } from './pickFeatures'
 import { encodeLayer } from './mvtEncoder'
-import { pickFeatures } from './pickFeatures'
 import { sliceTile } from './sliceTile'
 import type { TileData } from './tileData'
 
@@ -35,8 +34,7 @@ export interface TilePick {
 
 /** Which features of a dataset a tile holds (box with buffer, minSize, the `limit` largest). */
 export function pickTile(
-  data: TileData,
-  index: Flatbush | null,
+  index: TileIndex | null,
   z: number,
   x: number,
   y: number,
@@ -45,7 +43,7 @@ export function pickTile(
   const n = 2 ** z
   const b = BUFFER / EXTENT
   const box = [(x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n] as const
-  return pickFeatures(index, data.sizes, box, plan.minSize, plan.limit)
+  return index ? index.pick(box, plan.minSize, plan.limit) : { picked: [], matched: 0 }
 }
 
 /** Vertices a pick holds: the work of cutting and encoding it. */
@@ -61,13 +59,13 @@ export function pickVertices(data: TileData, picked: TilePick['picked']): number
 /** Picks (unless given), cuts and encodes one tile from a dataset's in-memory tile data (MVT layer `layer`). */
 export function encodeSlice(
   data: TileData,
-  index: Flatbush | null,
+  index: TileIndex | null,
   layer: string,
   z: number,
   x: number,
   y: number,
   plan: SlicePlan,
-  pick: TilePick = pickTile(data, index, z, x, y, plan),
+  pick: TilePick = pickTile(index, z, x, y, plan),
 ): BuiltTile {
   const { picked, matched } = pick
   const features = sliceTile(data, picked, z, x, y, {

@@ -188,7 +188,7 @@ describe('MVT encoder (value ids, pbf)', () => {
         for (const z of band.zooms)
           for (const [x, y] of tilesAt(z)) {
             const plan = band.plan(z)
-            const p = pickTile(data, index, z, x, y, plan)
+            const p = pickTile(index, z, x, y, plan)
             const ours = encodeSlice(data, index, name, z, x, y, plan, p)
             const cut = sliceTile(data, p.picked, z, x, y, {
               extent: EXTENT,

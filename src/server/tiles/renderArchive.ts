@@ -85,7 +85,7 @@ function renderOne(
     let more = false
     if (plan.aggregate) tile = buildTile(store, source, z, x, y, limits, scale, ready)
     else {
-      const pick = pickTile(ready.data, ready.index, z, x, y, plan)
+      const pick = pickTile(ready.index, z, x, y, plan)
       tile = encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
       more =
         pick.matched > pick.picked.length ||

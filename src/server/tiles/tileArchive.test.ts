@@ -3,7 +3,6 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { VectorTile } from '@mapbox/vector-tile'
-import Flatbush from 'flatbush'
 import Pbf from 'pbf'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../app'
@@ -14,7 +13,7 @@ import { buildTile } from './buildTile'
 import { archiveStamp } from './renderArchive'
 import { saveTileData } from './saveTileData'
 import { readTileArchive, tileArchivePath, tileKey, writeTileArchive } from './tileArchiveFile'
-import { buildTileData } from './tileData'
+import { buildTileData, spatialIndex } from './tileData'
 import { TileIndexes, tileIndexesOf } from './tileIndexes'
 import { ARCHIVE_POLICY, archiveMaxZoom } from './tilePolicy'
 
@@ -100,7 +99,7 @@ afterAll(() => {
 
 function ready(dataset: DatasetDef = d) {
   const data = buildTileData(dataset, store.tileRows(dataset.id))
-  return { data, index: data.index ? Flatbush.from(data.index) : null }
+  return { data, index: spatialIndex(data) }
 }
 
 async function archiveOf(source: VectorSourceDef) {

@@ -2,12 +2,11 @@
 // (read-only) and writes them next to it (tile-index/<source>.tiles), off the server's event loop.
 import { parentPort, workerData } from 'node:worker_threads'
 import Database from 'better-sqlite3'
-import Flatbush from 'flatbush'
 import type { Catalog } from '../store/catalog'
 import { SqliteStore } from '../store/sqliteStore'
 import type { TileLimits } from './buildTile'
 import { saveTileArchives } from './renderArchive'
-import { buildTileData } from './tileData'
+import { buildTileData, spatialIndex } from './tileData'
 
 const { file, catalog, datasetId, limits } = workerData as {
   file: string
@@ -22,12 +21,7 @@ try {
   let archived = 0
   if (dataset) {
     const data = db.transaction(() => buildTileData(dataset, store.tileRows(datasetId)))()
-    archived = saveTileArchives(
-      store,
-      datasetId,
-      { data, index: data.index ? Flatbush.from(data.index) : null },
-      limits,
-    )
+    archived = saveTileArchives(store, datasetId, { data, index: spatialIndex(data) }, limits)
   }
   parentPort?.postMessage({ archived })
 } finally {

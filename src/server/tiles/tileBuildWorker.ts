@@ -3,7 +3,7 @@
 import zlib from 'node:zlib'
 import { parentPort, workerData } from 'node:worker_threads'
 import Database from 'better-sqlite3'
-import type Flatbush from 'flatbush'
+import type { TileIndex } from './pickFeatures'
 import type { Catalog } from '../store/catalog'
 import { SqliteStore } from '../store/sqliteStore'
 import { buildTile, type TileLimits } from './buildTile'
@@ -34,7 +34,7 @@ type Message =
       scale: number
     }
 
-const datasets = new Map<string, { data: TileData; index: Flatbush | null }>()
+const datasets = new Map<string, { data: TileData; index: TileIndex | null }>()
 const { file, catalog } = workerData as { file: string | null; catalog: Catalog }
 let store: SqliteStore | null = null
 

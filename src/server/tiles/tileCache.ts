@@ -96,7 +96,7 @@ export class TileCache {
       let pooled: PooledTile | null = null
       if (ready && !plan.aggregate) {
         // Small tiles are cut here; a thread hop would cost more than the work.
-        const pick = pickTile(ready.data, ready.index, z, x, y, plan)
+        const pick = pickTile(ready.index, z, x, y, plan)
         const pool = this.indexes.pool
         if (pool && pickVertices(ready.data, pick.picked) > POOL_MIN_VERTICES)
           pooled = await pool.run(source.dataset, ready.data.version, z, x, y, plan, pick)

@@ -1,4 +1,5 @@
 import Flatbush from 'flatbush'
+import { largestFeatures, TileIndex } from './pickFeatures'
 import type { DatasetDef, GeometryKind } from '../store/catalog'
 import { mercX, mercY } from '../store/geometryCodec'
 import type { TileRows } from '../store/tileRows'
@@ -35,6 +36,8 @@ export interface TileData {
   index: ArrayBuffer | SharedArrayBuffer | null
   indexOffset: number
   indexBytes: number
+  /** Positions of the largest sixteenth of the features of a dense dataset (see TileIndex), in position order. */
+  largest: Uint32Array
   featRing: Uint32Array
   ringStart: Uint32Array
   ringOuter: Uint8Array
@@ -182,6 +185,7 @@ export function buildTileData(d: DatasetDef, source: TileRows): TileData {
     index,
     indexOffset: 0,
     indexBytes: index?.byteLength ?? 0,
+    largest: largestFeatures(k === n ? sizes : sizes.subarray(0, k)),
     featRing: k === n ? featRing : featRing.slice(0, k + 1),
     ringStart: starts,
     ringOuter: ringOuter.done(),
@@ -204,6 +208,7 @@ export function tileDataTransfer(t: TileData): ArrayBuffer[] {
     t.coords.buffer,
     t.importance.buffer,
     t.numbers.buffer,
+    t.largest.buffer,
   ] as ArrayBuffer[]
   if (t.index instanceof ArrayBuffer && t.indexBytes === t.index.byteLength) out.push(t.index)
   for (const f of t.fields) out.push(f.codes.buffer as ArrayBuffer)
@@ -242,13 +247,34 @@ export function sharedTileData(t: TileData): TileData {
     coords: shared(t.coords, (b) => new Float64Array(b)),
     importance: shared(t.importance, (b) => new Float32Array(b)),
     numbers: shared(t.numbers, (b) => new Float64Array(b)),
+    largest: shared(t.largest, (b) => new Uint32Array(b)),
     fields: t.fields.map((f) => ({ ...f, codes: shared(f.codes, (b) => new Int32Array(b)) })),
   }
 }
 
 /** The Flatbush index of a dataset's tile data (a view over its bytes, no copy). */
-export function spatialIndex(t: TileData): Flatbush | null {
-  return t.index ? Flatbush.from(t.index as ArrayBuffer, t.indexOffset) : null
+export function spatialIndex(t: TileData): TileIndex | null {
+  if (!t.index) return null
+  const { coords, featRing, ringStart } = t
+  return new TileIndex(Flatbush.from(t.index as ArrayBuffer, t.indexOffset), t.sizes, t.largest, (k) => {
+    let minx = Infinity
+    let miny = Infinity
+    let maxx = -Infinity
+    let maxy = -Infinity
+    for (
+      let v = ringStart[featRing[k] as number] as number;
+      v < (ringStart[featRing[k + 1] as number] as number);
+      v++
+    ) {
+      const x = coords[2 * v] as number
+      const y = coords[2 * v + 1] as number
+      if (x < minx) minx = x
+      if (x > maxx) maxx = x
+      if (y < miny) miny = y
+      if (y > maxy) maxy = y
+    }
+    return [minx, miny, maxx, maxy]
+  })
 }
 
 /** A feature's properties from its value ids (missing values left out). */

@@ -3,9 +3,10 @@ import path from 'node:path'
 import type { GeometryKind } from '../store/catalog'
 import type { TileData, TileField } from './tileData'
 
-const MAGIC = 'EBTILE03'
+const MAGIC = 'EBTILE04'
 
-type ArrayName = 'ids' | 'sizes' | 'featRing' | 'ringStart' | 'ringOuter' | 'coords' | 'importance'
+type ArrayName =
+  'ids' | 'sizes' | 'featRing' | 'ringStart' | 'ringOuter' | 'coords' | 'importance' | 'largest'
 const ARRAYS: { name: ArrayName; make: (b: ArrayBuffer, off: number, n: number) => ArrayBufferView }[] = [
   { name: 'ids', make: (b, o, n) => new Int32Array(b, o, n) },
   { name: 'sizes', make: (b, o, n) => new Float64Array(b, o, n) },
@@ -14,6 +15,7 @@ const ARRAYS: { name: ArrayName; make: (b: ArrayBuffer, off: number, n: number) 
   { name: 'ringOuter', make: (b, o, n) => new Uint8Array(b, o, n) },
   { name: 'coords', make: (b, o, n) => new Float64Array(b, o, n) },
   { name: 'importance', make: (b, o, n) => new Float32Array(b, o, n) },
+  { name: 'largest', make: (b, o, n) => new Uint32Array(b, o, n) },
 ]
 
 /** Identifies the stored data an index was built from (a fresh store restarts versions at 1). */
@@ -141,7 +143,7 @@ function parse(input: Buffer, stamp: TileDataStamp): TileData | null {
   }))
   const numbers = take((b, o, n) => new Float64Array(b, o, n), header.numbers, 8 * header.numbers)
   if (off > buf.byteOffset + buf.length) return null
-  const [ids, sizes, featRing, ringStart, ringOuter, coords, importance] = arrays
+  const [ids, sizes, featRing, ringStart, ringOuter, coords, importance, largest] = arrays
   return {
     dataset: header.dataset,
     version: stamp.version,
@@ -157,6 +159,7 @@ function parse(input: Buffer, stamp: TileDataStamp): TileData | null {
     ringOuter: ringOuter as Uint8Array,
     coords: coords as Float64Array,
     importance: importance as Float32Array,
+    largest: largest as Uint32Array,
     fields,
     strings: header.strings,
     numbers,

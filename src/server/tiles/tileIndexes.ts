@@ -1,4 +1,4 @@
-import type Flatbush from 'flatbush'
+import type { TileIndex } from './pickFeatures'
 import type { DatasetDef } from '../store/catalog'
 import type { Store } from '../store/Store'
 import { spatialIndex, buildTileData, sharedTileData, type TileData } from './tileData'
@@ -10,7 +10,7 @@ import { TilePool } from './tilePool'
 
 export interface ReadyTileData {
   data: TileData
-  index: Flatbush | null
+  index: TileIndex | null
 }
 
 export interface TileIndexesOptions {
