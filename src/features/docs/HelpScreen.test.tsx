@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { appConfig } from '../../shared/config'
 import { HelpScreen } from './HelpScreen'
+import { keyboardMap } from './keyboardMap'
 
 describe('HelpScreen', () => {
   const html = renderToStaticMarkup(<HelpScreen />)
@@ -18,6 +19,14 @@ describe('HelpScreen', () => {
     ]) {
       expect(html).toContain(heading)
     }
+  })
+
+  it('shows the whole keyboard map', () => {
+    for (const entry of keyboardMap) {
+      expect(html).toContain(`<kbd>${entry.keys.replaceAll('&', '&amp;')}</kbd>`)
+      expect(html).toContain(entry.action.replaceAll('"', '&quot;'))
+    }
+    expect(html).toContain('Open the popup of the feature under the cross at the map centre')
   })
 
   it('takes the contact and SMS details from config', () => {

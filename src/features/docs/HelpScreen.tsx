@@ -1,16 +1,7 @@
 import { H1, H2, HTMLTable } from '@blueprintjs/core'
 import { appConfig, screenTitle } from '../../shared/config'
 import './docs.css'
-
-const keys: readonly [string, string][] = [
-  ['Tab / Shift+Tab', 'Move between controls: top bar, sidebar, map, tables.'],
-  ['Enter / Space', 'Press the focused button, open a layer or choose a radio option.'],
-  ['+ / −', 'Zoom the map in or out while it has focus.'],
-  ['Arrow keys', 'Pan the focused map; in a table, move between cells.'],
-  ['Home / End (Ctrl for the corners)', 'First or last cell of a table row (or of the table).'],
-  ['Page Up / Page Down', 'Ten rows up or down in a table.'],
-  ['Escape', 'Close a menu, popup, dialog or the mobile drawer.'],
-]
+import { keyboardMap } from './keyboardMap'
 
 /** /Help: getting started, signing in, password reset, the map, tables, keyboard and contact. */
 export function HelpScreen() {
@@ -95,18 +86,24 @@ export function HelpScreen() {
       </section>
       <section>
         <H2>Keyboard use</H2>
-        <HTMLTable compact>
+        <p>
+          Everything works from the keyboard alone. Turning a layer on or off is announced to screen readers
+          (&ldquo;Red Flag Warnings turned on&rdquo;).
+        </p>
+        <HTMLTable compact className="emberline-keyboard-map">
           <thead>
             <tr>
+              <th scope="col">Where</th>
               <th scope="col">Keys</th>
               <th scope="col">Action</th>
             </tr>
           </thead>
           <tbody>
-            {keys.map(([key, action]) => (
-              <tr key={key}>
+            {keyboardMap.map(({ area, keys, action }) => (
+              <tr key={`${area} ${keys}`}>
+                <td>{area}</td>
                 <td>
-                  <kbd>{key}</kbd>
+                  <kbd>{keys}</kbd>
                 </td>
                 <td>{action}</td>
               </tr>

@@ -6,6 +6,7 @@ import { useLayerState } from '../../layers'
 import { drawList, isMapLayerDrawn } from '../render/drawList'
 import type { PickRegistry } from '../render/pickRegistry'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
+import './keyboardPick.css'
 import { popupContent, popupElement } from './popupContent'
 
 /** Tolerance in screen pixels around the click: half the line hit width, the hit circle, or inside polygons. */
@@ -20,12 +21,23 @@ export interface PickedMapFeature {
   readonly props: Readonly<Record<string, unknown>>
 }
 
-/** The top-most feature under a point among layers that have a popup or a click override. */
-export function pickFeature(registry: PickRegistry, lng: number, lat: number): PickedMapFeature | null {
+/** Tolerance (screen px) of a pick at the map centre from the keyboard, where no pointer aims. */
+const KEYBOARD_BRUSH_PX = 12
+
+/**
+ * The top-most feature under a point among layers that have a popup or a click override, within
+ * the layer's own tolerance or `minBrushPx`, whichever is larger.
+ */
+export function pickFeature(
+  registry: PickRegistry,
+  lng: number,
+  lat: number,
+  minBrushPx = 0,
+): PickedMapFeature | null {
   for (const layer of registry.list()) {
     if (!layer.mapLayer.popup && !layer.mapLayer.clickOverride) continue
     // protomaps-leaflet halves the brush for 512 px data tiles; pass twice the screen tolerance.
-    const found = layer.query(lng, lat, brushPx(layer.style) * 2)
+    const found = layer.query(lng, lat, Math.max(brushPx(layer.style), minBrushPx) * 2)
     for (const picked of [...found.values()].flat()) {
       if (picked.layerName !== layer.style.dataLayer) continue
       if (layer.style.filter && !layer.style.filter(picked.feature.props)) continue
@@ -35,7 +47,12 @@ export function pickFeature(registry: PickRegistry, lng: number, lat: number): P
   return null
 }
 
-/** Click handling: a configured popup, or a click override (PSPS line → its fire-consequence contours). */
+/**
+ * Click handling: a configured popup, or a click override (PSPS line → its fire-consequence contours).
+ * From the keyboard, Enter on the focused map does the same for the feature under the map's centre
+ * (marked by a cross while the map has keyboard focus; the arrow keys pan it there); the popup then
+ * takes focus, and Escape closes it and gives focus back to the map.
+ */
 export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: () => number }) {
   const map = useMap()
   const { state, dispatch } = useLayerState()
@@ -44,8 +61,8 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
     stateRef.current = state
   }, [state])
   useEffect(() => {
-    const onClick = (e: L.LeafletMouseEvent) => {
-      const hit = pickFeature(registry, e.latlng.lng, e.latlng.lat)
+    const pickAt = (latlng: L.LatLng, keyboard: boolean) => {
+      const hit = pickFeature(registry, latlng.lng, latlng.lat, keyboard ? KEYBOARD_BRUSH_PX : 0)
       if (!hit) {
         dispatch({ type: 'clearOverride' })
         return
@@ -63,15 +80,37 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
         return
       }
       if (!hit.mapLayer.popup) return
-      const content = popupContent(hit.mapLayer.popup, hit.props, now())
+      const content = popupElement(popupContent(hit.mapLayer.popup, hit.props, now()))
       L.popup({ className: 'el-leaflet-popup', maxWidth: 320 })
-        .setLatLng(e.latlng)
-        .setContent(popupElement(content))
+        .setLatLng(latlng)
+        .setContent(content)
         .openOn(map)
+      if (keyboard) {
+        content.tabIndex = -1
+        content.focus()
+      }
+    }
+    const onClick = (e: L.LeafletMouseEvent) => pickAt(e.latlng, false)
+    const container = map.getContainer()
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key === 'Enter' && e.target === container) {
+        e.preventDefault()
+        pickAt(map.getCenter(), true)
+      } else if (
+        e.key === 'Escape' &&
+        e.target !== container &&
+        map.getContainer().querySelector('.el-popup')
+      ) {
+        // Leaflet closes a popup on Escape only while the map itself has focus.
+        map.closePopup()
+        container.focus()
+      }
     }
     map.on('click', onClick)
+    container.addEventListener('keydown', onKeyDown)
     return () => {
       map.off('click', onClick)
+      container.removeEventListener('keydown', onKeyDown)
     }
   }, [map, registry, dispatch, now])
   return null
