@@ -220,6 +220,7 @@ describe('an administrator', () => {
       ['PUT', `/b2b/organizations/members/${plainId}`, { roles: ['nope'] }, 'roles'],
       ['PUT', `/b2b/organizations/members/${plainId}`, { mfa_phone_number: '12' }, 'mfa_phone_number'],
       ['PUT', '/b2b/organizations/members/bad%20id', { name: 'x' }, 'memberId'],
+      ['PUT', `/b2b/organizations/members/${plainId}`, { untrusted_metadata: {} }, 'untrusted_metadata'],
     ]
     for (const [method, url, body, parameter] of cases) {
       const res = await sdk(method as 'POST', url, adminToken, body)
@@ -231,6 +232,7 @@ describe('an administrator', () => {
       ['/api/admin/members/invite', { email: 'not-an-address' }, 'email'],
       ['/api/admin/members/invite', { email: 'a@b.example', roles: ['nope'] }, 'roles'],
       ['/api/admin/members/invite', { email: 'a@b.example', phone: 'call me' }, 'phone'],
+      ['/api/admin/members/invite', { email: 'a@b.example', role: 'stytch_admin' }, 'role'],
     ] as const) {
       const res = await api('POST', url, adminToken, body)
       expect(res.statusCode, res.body).toBe(400)
@@ -242,6 +244,7 @@ describe('an administrator', () => {
       ['from=yesterday', 'from'],
       ['from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', 'from'],
       ['action=DROP%20TABLE', 'action'],
+      ['acter=x', 'acter'],
     ]) {
       const res = await api('GET', `/api/admin/audit?${q}`, adminToken)
       expect(res.statusCode, `${q} ${res.body}`).toBe(400)

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IdentityContext } from './context'
 import { safeEqual } from './crypto'
+import { validationParameter } from '../http/errorHandler'
 import { StytchError, errors, newRequestId, stytchErrorBody } from './errors'
 
 /** The Basic credentials the SDK sends: `public_token:(session token | public token)`. */
@@ -37,11 +38,8 @@ export function installStytchErrors(app: FastifyInstance): void {
     let err: StytchError
     if (error instanceof StytchError) err = error
     else if ('validation' in error && error.validation) {
-      const first = error.validation[0]
-      const parameter =
-        (first?.params as { missingProperty?: string } | undefined)?.missingProperty ??
-        first?.instancePath.replace(/^\//, '') ??
-        'body'
+      // The failing field, a refused unknown name, or the missing one (the API's one rule).
+      const parameter = validationParameter(error)
       err = new StytchError(400, 'invalid_request', `Invalid ${parameter || 'body'}: ${error.message}`, {
         parameter,
       })

@@ -1,4 +1,8 @@
-/** JSON Schemas of the member administration requests (SDK endpoints and /api/admin). */
+/**
+ * JSON Schemas of the member administration requests (SDK endpoints and /api/admin). Unknown names
+ * are refused (`propertyNames`: 400 naming them) rather than dropped, so a misspelt field such as
+ * `role` never falls back silently to a default.
+ */
 const id = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' } as const
 const phone = { type: 'string', minLength: 1, maxLength: 32 } as const
 const roleList = {
@@ -27,6 +31,7 @@ export const passwordParams = {
 
 export const searchBody = {
   type: 'object',
+  propertyNames: { enum: ['cursor', 'limit', 'query'] },
   additionalProperties: false,
   properties: {
     cursor: { type: 'string', pattern: '^[0-9]{1,9}$' },
@@ -76,6 +81,7 @@ export interface UpdateBody {
 
 export const updateBody = {
   type: 'object',
+  propertyNames: { enum: ['member_id', 'name', 'roles', 'mfa_phone_number', 'preserve_existing_sessions'] },
   additionalProperties: false,
   properties: {
     member_id: id,
@@ -95,6 +101,7 @@ export interface InviteBody {
 
 export const inviteBody = {
   type: 'object',
+  propertyNames: { enum: ['email', 'name', 'roles', 'phone'] },
   required: ['email'],
   additionalProperties: false,
   properties: {
@@ -117,6 +124,7 @@ export interface AuditQuery {
 
 export const auditQuery = {
   type: 'object',
+  propertyNames: { enum: ['actor', 'action', 'member', 'from', 'to', 'page', 'limit'] },
   additionalProperties: false,
   properties: {
     actor: id,
