@@ -13,7 +13,7 @@ export function SubLayerRadios({ layer }: { layer: LayerDefinition }) {
   const selected = state.selectedSubLayer[layer.id] ?? layer.selectedSubLayer ?? ''
   const choices = (layer.subLayers ?? []).filter((s) => s.inControl !== false)
   const actor = useActorRef(pspsSubLayerMachine, {
-    input: { layer: layer.id, subLayers: (layer.subLayers ?? []).map((s) => s.id), selected },
+    input: { layer: layer.id, subLayers: (layer.subLayers ?? []).map((s) => s.id) },
   })
   useEffect(() => {
     const sub = actor.on('update', (e) =>

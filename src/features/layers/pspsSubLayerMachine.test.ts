@@ -4,24 +4,14 @@ import { layerById } from '../../shared/config'
 import { pspsSubLayerMachine, type SubLayerUpdate } from './pspsSubLayerMachine'
 
 const psps = layerById('psps')
-const input = {
-  layer: psps.id,
-  subLayers: (psps.subLayers ?? []).map((s) => s.id),
-  selected: psps.selectedSubLayer ?? '',
-}
+const input = { layer: psps.id, subLayers: (psps.subLayers ?? []).map((s) => s.id) }
 
 describe('pspsSubLayerMachine', () => {
-  it('starts on the score layer', () => {
-    const actor = createActor(pspsSubLayerMachine, { input }).start()
-    expect(actor.getSnapshot().context.selected).toBe('psps_score')
-  })
-
   it('emits the chosen sub-layer, the sub-layer list and the layer', () => {
     const actor = createActor(pspsSubLayerMachine, { input }).start()
     const seen: SubLayerUpdate[] = []
     actor.on('update', (e) => seen.push(e))
     actor.send({ type: 'select', subLayer: 'psps_relative_humidity' })
-    expect(actor.getSnapshot().context.selected).toBe('psps_relative_humidity')
     expect(seen).toEqual([
       { type: 'update', subLayer: 'psps_relative_humidity', subLayers: input.subLayers, layer: 'psps' },
     ])
@@ -34,6 +24,5 @@ describe('pspsSubLayerMachine', () => {
     actor.on('update', (e) => seen.push(e))
     actor.send({ type: 'select', subLayer: 'not_a_layer' })
     expect(seen).toHaveLength(0)
-    expect(actor.getSnapshot().context.selected).toBe('psps_score')
   })
 })

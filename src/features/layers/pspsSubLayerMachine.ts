@@ -1,4 +1,4 @@
-import { assign, emit, setup } from 'xstate'
+import { emit, setup } from 'xstate'
 
 export interface SubLayerUpdate {
   readonly type: 'update'
@@ -13,13 +13,14 @@ export interface SubLayerUpdate {
 interface Context {
   readonly layer: string
   readonly subLayers: readonly string[]
-  readonly selected: string
 }
 
 /**
- * The PSPS sub-layer choice (spec §4): defaults to the configured sub-layer (the score layer);
- * choosing one emits an `update` carrying the chosen sub-layer, the sub-layer list and the layer.
- * Config-driven, so any layer with a radio group of sub-layers can use it.
+ * The PSPS sub-layer choice (spec §4): choosing a sub-layer of the layer emits an `update` carrying
+ * the chosen sub-layer, the sub-layer list and the layer; unknown ids are ignored. The selection
+ * itself has one owner, the sidebar's layer state (`selectedSubLayer`, seeded from the configured
+ * default), which the radios, the map and the share URL read. Config-driven, so any layer with a
+ * radio group of sub-layers can use it.
  */
 export const pspsSubLayerMachine = setup({
   types: {
@@ -32,10 +33,9 @@ export const pspsSubLayerMachine = setup({
     isKnownSubLayer: ({ context, event }) => context.subLayers.includes(event.subLayer),
   },
   actions: {
-    rememberChoice: assign({ selected: ({ event }) => event.subLayer }),
-    emitUpdate: emit(({ context }) => ({
+    emitUpdate: emit(({ context, event }) => ({
       type: 'update' as const,
-      subLayer: context.selected,
+      subLayer: event.subLayer,
       subLayers: context.subLayers,
       layer: context.layer,
     })),
@@ -47,7 +47,7 @@ export const pspsSubLayerMachine = setup({
   states: {
     showing: {
       on: {
-        select: { guard: 'isKnownSubLayer', actions: ['rememberChoice', 'emitUpdate'] },
+        select: { guard: 'isKnownSubLayer', actions: 'emitUpdate' },
       },
     },
   },
