@@ -95,12 +95,22 @@ export class TileCache {
       let tile: BuiltTile
       let pooled: PooledTile | null = null
       if (ready && !plan.aggregate) {
-        // Small tiles are cut here; a thread hop would cost more than the work.
-        const pick = pickTile(ready.index, z, x, y, plan)
         const pool = this.indexes.pool
-        if (pool && pickVertices(ready.data, pick.picked) > POOL_MIN_VERTICES)
-          pooled = await pool.run(source.dataset, ready.data.version, z, x, y, plan, pick)
-        tile = pooled ?? encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
+        // Dense data: the worker picks too (the event loop allocates nothing for the tile).
+        if (pool && ready.data.largest.length > 0)
+          pooled = await pool.run(source.dataset, ready.data.version, z, x, y, plan)
+        if (pooled) tile = pooled
+        else {
+          // Small tiles are cut here; a thread hop would cost more than the work.
+          const pick = pickTile(ready.index, z, x, y, plan)
+          if (
+            pool &&
+            ready.data.largest.length === 0 &&
+            pickVertices(ready.data, pick.picked) > POOL_MIN_VERTICES
+          )
+            pooled = await pool.run(source.dataset, ready.data.version, z, x, y, plan, pick)
+          tile = pooled ?? encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
+        }
       } else {
         // Aggregated cells, or features read from the store: a worker's own read-only connection.
         const pool = this.indexes.pool
