@@ -12,6 +12,7 @@ describe('HelpScreen', () => {
       'Getting started',
       'Signing in and the SMS step',
       'Resetting a password',
+      'Administering members',
       'Reading the map',
       'Tables and filters',
       'Keyboard use',

@@ -43,6 +43,12 @@ export function HelpScreen() {
           After {identity.throttle.maxFailures} failed attempts sign-in is locked for{' '}
           {identity.throttle.lockMinutes} minutes.
         </p>
+        <p>
+          Invited by an administrator? Open the link in the invitation e-mail (valid{' '}
+          {Math.round((identity.inviteExpiryMinutes ?? 10_080) / 1440)} days) and choose your password. If
+          your account has no phone number yet, you are asked for your mobile number before the SMS step; the
+          code goes there and the number is kept for your next sign-ins.
+        </p>
       </section>
       <section>
         <H2>Resetting a password</H2>
@@ -52,6 +58,27 @@ export function HelpScreen() {
           {identity.resetTokenExpiryMinutes} minutes; choose a new password there. Signed in already? Change
           it on {settingsTitle}, where you can also sign out of all sessions on every device.
         </p>
+      </section>
+      <section>
+        <H2>Administering members</H2>
+        <p>
+          Members whose roles allow it (the <code>stytch_admin</code> role by default) see an Organization
+          section on {settingsTitle}; other members do not. There you can:
+        </p>
+        <ul>
+          <li>find members by e-mail or name and filter them by status;</li>
+          <li>
+            invite a member: they receive an e-mail with a link to set their password, and must pass the SMS
+            step (on the phone you enter, or one they enrol) before their first session;
+          </li>
+          <li>
+            with Manage: change their roles, set or remove their SMS phone, reset their password (a new link
+            is e-mailed), sign them out of every session, or disable them — a disabled member is signed out at
+            once and cannot sign in until enabled again;
+          </li>
+          <li>read the audit log, filtered by who acted, the action, the member and a time range.</li>
+        </ul>
+        <p>Every action is checked by the server against your roles and recorded in the audit log.</p>
       </section>
       <section>
         <H2>Reading the map</H2>
