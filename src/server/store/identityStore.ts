@@ -107,9 +107,21 @@ export function createIdentityStore(db: Database.Database) {
     'SELECT * FROM identity_sessions WHERE token_hash = ?',
   )
   const sessionById = db.prepare<[string], SessionRow>('SELECT * FROM identity_sessions WHERE session_id = ?')
+  // Commits by other connections (data_version) and writes through this one (total_changes).
+  const stamp = db
+    .prepare<[], number>(
+      'SELECT (SELECT data_version FROM pragma_data_version) * 4294967296 + total_changes()',
+    )
+    .pluck()
 
   return {
     db,
+    /**
+     * A number that changes whenever the accounts database may have changed: any commit, by this
+     * process or another (the users CLI, another server). The session check's cache is valid only
+     * while it stays the same, so a revoke, a disable or a role change is seen at once.
+     */
+    changeStamp: (): number => stamp.get() ?? 0,
     countMembers: (): number =>
       (db.prepare('SELECT count(*) AS n FROM identity_members').get() as { n: number }).n,
     listMembers: (): MemberRecord[] =>
