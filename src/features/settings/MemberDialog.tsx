@@ -31,6 +31,7 @@ export function MemberDialog({
   isSelf,
   canUpdate,
   canDisable,
+  canRevoke,
   onChanged,
   onClose,
 }: {
@@ -39,6 +40,7 @@ export function MemberDialog({
   isSelf: boolean
   canUpdate: boolean
   canDisable: boolean
+  canRevoke: boolean
   onChanged: (member: OrgMember | null) => void
   onClose: () => void
 }) {
@@ -165,7 +167,7 @@ export function MemberDialog({
               }
             />
           ) : null}
-          {canUpdate ? (
+          {canRevoke ? (
             <Button
               text="Sign out everywhere"
               disabled={busy}

@@ -12,12 +12,14 @@ export function MembersPanel({
   version,
   canUpdate,
   canDisable,
+  canRevoke,
 }: {
   client: OrganizationClient
   selfId: string
   version: number
   canUpdate: boolean
   canDisable: boolean
+  canRevoke: boolean
 }) {
   const [text, setText] = useState('')
   const [query, setQuery] = useState<MemberQuery>({ text: '', status: 'all', page: 1, pageSize: PAGE_SIZE })
@@ -117,7 +119,7 @@ export function MembersPanel({
                   <td>{m.phone ?? '—'}</td>
                   <td>{m.status === 'active' ? (m.passwordSet ? 'Active' : 'Invited') : 'Disabled'}</td>
                   <td>
-                    {canUpdate || canDisable ? (
+                    {canUpdate || canDisable || canRevoke ? (
                       <Button
                         size="small"
                         text="Manage"
@@ -160,6 +162,7 @@ export function MembersPanel({
           isSelf={managing.memberId === selfId}
           canUpdate={canUpdate}
           canDisable={canDisable}
+          canRevoke={canRevoke}
           onChanged={(next) => {
             if (next) setManaging(next)
             reload()

@@ -7,6 +7,7 @@ import { organizationClient, type OrganizationClient } from './organizationApi'
 
 export interface OrganizationPermissions {
   readonly members: readonly string[]
+  readonly sessions: readonly string[]
   readonly audit: readonly string[]
 }
 
@@ -41,6 +42,7 @@ export function OrganizationSection({
         version={version}
         canUpdate={can('update')}
         canDisable={can('delete')}
+        canRevoke={permissions.sessions.includes('revoke')}
       />
       {can('create') ? <InviteForm client={client} onInvited={() => setVersion((v) => v + 1)} /> : null}
       {permissions.audit.includes('read') ? <AuditLogPanel client={client} version={version} /> : null}

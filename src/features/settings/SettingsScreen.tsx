@@ -34,6 +34,7 @@ export function SettingsScreen() {
           selfId={profile.value.memberId}
           permissions={{
             members: profile.value.permissions.members ?? [],
+            sessions: profile.value.permissions.sessions ?? [],
             audit: profile.value.permissions.audit ?? [],
           }}
         />
