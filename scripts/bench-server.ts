@@ -111,7 +111,9 @@ async function content(base: string, layer: string, list: BenchTile[]) {
   let over = 0
   for (const t of list) {
     const res = await fetch(`${base}/api/tiles/${layer}/mvt/${t.z}/${t.x}/${t.y}`, { headers: gz })
-    const bytes = (await res.arrayBuffer()).byteLength
+    await res.arrayBuffer()
+    // fetch inflates the body; the header holds the gzip bytes sent.
+    const bytes = Number(res.headers.get('content-length') ?? 0)
     const features = Number(res.headers.get('x-tile-features') ?? 0)
     maxBytes = Math.max(maxBytes, bytes)
     maxFeatures = Math.max(maxFeatures, features)
