@@ -63,13 +63,6 @@ export function parseHexColor(hex: string): Rgba {
   return [byte(0), byte(1), byte(2), full.length === 8 ? byte(3) : 255]
 }
 
-/** Rgba → `#rrggbb` (opaque) or `#rrggbbaa`. */
-export function rgbaToHex(rgba: Rgba): string {
-  const hex = (n: number): string => Math.round(n).toString(16).padStart(2, '0')
-  const [r, g, b, a] = rgba
-  return `#${hex(r)}${hex(g)}${hex(b)}${a === 255 ? '' : hex(a)}`
-}
-
 /** Rgba → CSS `rgba(r, g, b, a)`. */
 export function rgbaToCss(rgba: Rgba): string {
   const [r, g, b, a] = rgba

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { tablesConfig, tableById } from '../../shared/config'
+import { tablesConfig } from '../../shared/config'
 import { columnId } from './columnId'
 
 describe('columnId', () => {
   it('is the key, or the id of a column that shows a key twice', () => {
-    const hotspots = tableById('thermal_hot_spots')
-    expect(hotspots.columns.filter((c) => c.key === 'acquired').map(columnId)).toEqual([
+    const hotspots = tablesConfig.tables.find((t) => t.id === 'thermal_hot_spots')
+    expect(hotspots?.columns.filter((c) => c.key === 'acquired').map(columnId)).toEqual([
       'acquired',
       'acquired_ago',
     ])

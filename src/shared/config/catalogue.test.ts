@@ -1,38 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import {
-  catalogue,
-  datasetById,
-  gridById,
-  layerById,
-  layersConfig,
-  legendById,
-  mapLayerById,
-  scaleById,
-  sourceById,
-  sourceOfType,
-  tableById,
-} from '.'
+import { gridById, layerById, layersConfig, legendById, mapLayerById, scaleById, sourceById, sourceOfType } from '.'
 
 describe('catalogue lookups', () => {
   it('finds every kind of entry by id, typed by the generated unions', () => {
     expect(layerById('psps').name).toBe('PSPS')
     expect(mapLayerById('epss_line').source).toBe('epss_lines_mvt')
     expect(sourceById('smoke_png').type).toBe('png')
-    expect(datasetById('buildings').fields.map((f) => f.name)).toContain('area_ft2')
     expect(gridById('vegetation').interpolation).toBe('nearest')
     expect(legendById('vegetation').type).toBe('classes')
     expect(scaleById('hotspot_age').kind).toBe('ageHours')
-    expect(tableById('epss').name).toBe('Fire Risk 7-Day Watch')
   })
 
   it('throws on an id config does not declare (the compiler checks every reference)', () => {
-    expect(() => layerById('no_such_layer')).toThrow("Unknown layer 'no_such_layer' in config/layers.yaml")
-    expect(() => tableById('')).toThrow("Unknown table '' in config/tables.yaml")
-  })
-
-  it('answers undefined through the maps for ids from outside config', () => {
-    expect(catalogue.datasets.get('no_such_dataset')).toBeUndefined()
-    expect(catalogue.datasets.get('buildings')?.geometry).toBe('polygon')
+    expect(() => mapLayerById('no_such_layer')).toThrow("Unknown map layer 'no_such_layer' in config/layers.yaml")
+    expect(() => legendById('')).toThrow("Unknown legend '' in config/layers.yaml")
   })
 
   it('narrows a source to the kind a paint draws, and refuses another kind', () => {

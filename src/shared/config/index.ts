@@ -9,18 +9,6 @@ export {
   themeConfig,
 } from '../../generated/config'
 export type * from '../../generated/types'
-export {
-  catalogue,
-  datasetById,
-  gridById,
-  layerById,
-  legendById,
-  mapLayerById,
-  scaleById,
-  sourceById,
-  sourceOfType,
-  tableById,
-  type Catalogue,
-} from './catalogue'
+export { gridById, layerById, legendById, mapLayerById, scaleById, sourceById, sourceOfType } from './catalogue'
 export { resolveColor } from './resolveColor'
 export { screenTitle } from './screenTitle'

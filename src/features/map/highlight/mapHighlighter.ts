@@ -52,7 +52,7 @@ export interface MapHighlighter {
 }
 
 /** Pane above the map's vector and override panes (render/panes.ts tops out at 440), below popups. */
-export const HIGHLIGHT_PANE = 'el-ops-highlight'
+const HIGHLIGHT_PANE = 'el-ops-highlight'
 const HIGHLIGHT_Z = '450'
 
 function highlightPane(map: LeafletMap): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { layersConfig, sourceOfType } from '../../../shared/config'
-import { isHourlySource, withForecastHour } from './hourlyTileUrl'
+import { withForecastHour } from './hourlyTileUrl'
 import { tileUrlTemplate } from './tileUrlTemplate'
 
 describe('withForecastHour', () => {
@@ -9,12 +9,6 @@ describe('withForecastHour', () => {
   const lines = sourceOfType('psps_lines_mvt', 'mvt')
   const gustGrid = layersConfig.grids.find((g) => g.id === gust.grid)!
 
-  it('knows the hourly raster sources from the grids', () => {
-    expect(isHourlySource(gust)).toBe(true)
-    expect(isHourlySource(slope)).toBe(false)
-    expect(isHourlySource(lines)).toBe(false)
-  })
-
   it('adds hour=N to hourly raster URLs only, and only when an hour is set', () => {
     const url = tileUrlTemplate(gust, false)
     expect(withForecastHour(url, gust, 5)).toBe(`${url}?hour=5`)
@@ -22,5 +16,6 @@ describe('withForecastHour', () => {
     expect(withForecastHour(url, gust, null)).toBe(url)
     expect(withForecastHour(url, gust, 500)).toBe(`${url}?hour=${(gustGrid.hourly ?? 1) - 1}`)
     expect(withForecastHour(tileUrlTemplate(slope, false), slope, 5)).toBe(tileUrlTemplate(slope, false))
+    expect(withForecastHour(tileUrlTemplate(lines, false), lines, 5)).toBe(tileUrlTemplate(lines, false))
   })
 })

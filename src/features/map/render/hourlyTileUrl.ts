@@ -5,11 +5,6 @@ const hoursOf = new Map(
   layersConfig.grids.flatMap((g) => ((g.hourly ?? 1) > 1 ? [[g.id, g.hourly ?? 1] as const] : [])),
 )
 
-/** True for a `type: png` source whose grid holds hourly steps. */
-export function isHourlySource(source: Source): boolean {
-  return source.type === 'png' && hoursOf.has(source.grid)
-}
-
 /**
  * A raster tile URL for the chosen forecast hour: `hour=N` is added for hourly sources when an
  * hour is set (Planning Mode's slider), capped at the grid's last hour; otherwise the URL is
