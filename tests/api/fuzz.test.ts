@@ -335,7 +335,7 @@ describe('no request answers 5xx, and none changes the stored data', () => {
         fc.oneof(fc.constant(undefined), nasty),
         async (id, params, body, token) => {
           const p = encodeURIComponent(id)
-          const basic =
+          const basic: Record<string, string> =
             token === undefined
               ? {}
               : { authorization: `Basic ${Buffer.from(`project:${token}`).toString('base64')}` }
