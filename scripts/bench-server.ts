@@ -16,7 +16,7 @@ import { seedDemo } from '../src/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
 import { openStore } from '../src/server/store/sqliteStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'
-import { rssMiB, startChild, type ChildServer } from './bench/childServer'
+import { cpuMs, rssMiB, startChild, type ChildServer } from './bench/childServer'
 import { hammer, replay, type ListPass } from './bench/loadClient'
 import { peerData, preparePeer } from './bench/peerData'
 import { recordsUrls } from './bench/recordsUrls'
@@ -125,9 +125,11 @@ async function content(base: string, layer: string, list: BenchTile[]) {
 interface Figures {
   cold: ListPass
   repeat: ListPass
+  /** Server CPU (all threads) per tile of the cold pass, ms: what the load of a shared machine does not change. */
+  cpu: number
 }
 const ours = new Map<string, Figures>()
-const peers = new Map<string, ListPass>()
+const peers = new Map<string, ListPass & { cpu: number }>()
 let floor = { health: 0, archiveHit: 0 }
 
 for (const conc of concs) {
@@ -153,10 +155,12 @@ for (const conc of concs) {
     // or archive hit): a server that has run for a while has compiled it; the listed tiles stay cold.
     const off = offList(list)
     await hammer(base, `/api/tiles/${layer}/mvt/${off.z}/${off.x}/${off.y}`, conc, 2000, gz)
+    const cpu0 = cpuMs([server.child.pid])
     const cold = await replay(base, paths, sets, conc, gz)
+    const cpu = (cpuMs([server.child.pid]) - cpu0) / paths.length
     const repeat = await replay(base, paths, sets, conc, gz)
-    ours.set(`${layer} c${conc}`, { cold, repeat })
-    rows.push(`ours ${layer} c${conc} cold:   ${fmt(cold)}`)
+    ours.set(`${layer} c${conc}`, { cold, repeat, cpu })
+    rows.push(`ours ${layer} c${conc} cold:   ${fmt(cold)}; server CPU ${cpu.toFixed(2)} ms/tile`)
     rows.push(`ours ${layer} c${conc} repeat: ${fmt(repeat)}`)
     if (conc === concs[0]) {
       const c = await content(base, layer, list)
@@ -205,6 +209,10 @@ for (const conc of concs) {
 if (peer) {
   const p = await startChild('scripts/bench/peerServer.ts', { PEER_WORK: work })
   const base = `http://127.0.0.1:${p.port}`
+  // The peer's PostgreSQL: its postmaster and backends (not any other cluster on the machine).
+  const postmaster = Number(
+    fs.readFileSync(path.join(work, 'pgdata', 'postmaster.pid'), 'utf8').split('\n')[0],
+  )
   noteLoad('peer start')
   const variants: [string, string][] = [
     ...layers.map((l): [string, string] => ['plain', l]),
@@ -216,9 +224,13 @@ if (peer) {
     // Warm-up (statement plans, PostgreSQL's cache), as bench-pg.mjs does: 10 tiles, not measured.
     await replay(base, paths.filter((_, i) => sets[i] === 'z10-14').slice(0, 10), Array(10).fill('w'), 1)
     for (const conc of concs) {
+      const cpu0 = cpuMs([p.child.pid], postmaster)
       const pass = await replay(base, paths, sets, conc)
-      peers.set(`${variant} ${layer} c${conc}`, pass)
-      rows.push(`peer ${variant} ${layer} c${conc}: ${fmt(pass)}`)
+      const cpu = (cpuMs([p.child.pid], postmaster) - cpu0) / paths.length
+      peers.set(`${variant} ${layer} c${conc}`, { ...pass, cpu })
+      rows.push(
+        `peer ${variant} ${layer} c${conc}: ${fmt(pass)}; peer CPU (PostgreSQL + front) ${cpu.toFixed(2)} ms/tile`,
+      )
     }
   }
   noteLoad('peer done')
@@ -246,7 +258,7 @@ if (peer) {
     const hi = b.cold.sets['z10-14']?.p95 ?? Infinity
     const lo = b.cold.sets['z6-8']?.p95 ?? Infinity
     console.log(
-      `buildings cold ${b.cold.perS.toFixed(1)} vs equal-content peer ${eq.perS.toFixed(1)} tiles/s = ${ratio(b.cold.perS, eq.perS)} (≥ 2×: ${verdict(b.cold.perS >= 2 * eq.perS)}); p95 z10-14 ${hi} ms (≤ 50: ${verdict(hi <= 50)}), z6-8 ${lo} ms (≤ 60: ${verdict(lo <= 60)})`,
+      `buildings cold ${b.cold.perS.toFixed(1)} vs equal-content peer ${eq.perS.toFixed(1)} tiles/s = ${ratio(b.cold.perS, eq.perS)} (≥ 2×: ${verdict(b.cold.perS >= 2 * eq.perS)}); p95 z10-14 ${hi} ms (≤ 50: ${verdict(hi <= 50)}), z6-8 ${lo} ms (≤ 60: ${verdict(lo <= 60)}); CPU per tile ${b.cpu.toFixed(1)} vs ${eq.cpu.toFixed(1)} ms = ${ratio(eq.cpu, b.cpu)} less`,
     )
   }
   for (const l of ['lines', 'points']) {
@@ -258,7 +270,7 @@ if (peer) {
           ? ' (client/HTTP-bound: within 30 % of the bare route)'
           : ''
       console.log(
-        `${l} cold ${mine.cold.perS.toFixed(0)} vs plain peer ${plain.perS.toFixed(0)} tiles/s = ${ratio(mine.cold.perS, plain.perS)} (≥ 5×: ${verdict(mine.cold.perS >= 5 * plain.perS)})${client}`,
+        `${l} cold ${mine.cold.perS.toFixed(0)} vs plain peer ${plain.perS.toFixed(0)} tiles/s = ${ratio(mine.cold.perS, plain.perS)} (≥ 5×: ${verdict(mine.cold.perS >= 5 * plain.perS)})${client}; CPU per tile ${mine.cpu.toFixed(2)} vs ${plain.cpu.toFixed(2)} ms = ${ratio(plain.cpu, mine.cpu)} less`,
       )
     }
   }

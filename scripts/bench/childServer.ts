@@ -64,3 +64,31 @@ export function rssMiB(pid: number | undefined): number | null {
     return null
   }
 }
+
+/** CPU time (user + system, all threads) of processes, ms: `pids`, plus `parent` and its children. */
+export function cpuMs(pids: (number | undefined)[], parent?: number): number {
+  const list = [...pids]
+  if (parent) {
+    list.push(parent)
+    for (const d of fs.readdirSync('/proc'))
+      if (/^\d+$/.test(d)) {
+        try {
+          const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8')
+          if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) list.push(Number(d))
+        } catch {
+          // gone
+        }
+      }
+  }
+  let ticks = 0
+  for (const pid of list) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(f[11]) + Number(f[12])
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10 // CLK_TCK 100
+}
