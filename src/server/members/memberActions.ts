@@ -4,12 +4,7 @@ import { checkRoles, normalizePhone } from '../identity/memberAdmin'
 import { resetLink, resetLinkBase } from '../identity/passwordFlows'
 import { isAuthorized } from '../identity/rbac'
 import type { MemberRecord, MemberStatus } from '../store/identityStore'
-import {
-  createMemberAdminStore,
-  type AuditFilter,
-  type AuditRecord,
-  type MemberSearch,
-} from '../store/memberAdminStore'
+import type { AuditFilter, AuditRecord, MemberSearch } from '../store/memberAdminStore'
 import { adminErrors } from './adminError'
 import { requirePermission, type Actor } from './permission'
 
@@ -22,7 +17,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
  * (adminRoutes) are thin layers over these.
  */
 export function memberActions(ctx: IdentityContext) {
-  const store = createMemberAdminStore(ctx.members.db)
+  const store = ctx.members
   const policy = ctx.settings.rbac
 
   function memberOf(memberId: string, parameter = 'member_id'): MemberRecord {

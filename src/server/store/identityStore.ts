@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { createMemberAdminStore } from './memberAdminStore'
 
 /** One authentication factor as Stytch reports it on a member session. */
 export interface AuthFactor {
@@ -114,7 +115,7 @@ export function createIdentityStore(db: Database.Database) {
     )
     .pluck()
 
-  return {
+  const store = {
     db,
     /**
      * A number that changes whenever the accounts database may have changed: any commit, by this
@@ -278,6 +279,8 @@ export function createIdentityStore(db: Database.Database) {
         detail: JSON.parse(r.detail) as Record<string, unknown>,
       })),
   }
+  // Member administration's queries (search, audit pages) belong to the same store.
+  return { ...store, ...createMemberAdminStore(db, store.memberById) }
 }
 
 export type IdentityStore = ReturnType<typeof createIdentityStore>

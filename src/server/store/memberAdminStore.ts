@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3'
 import type { MemberRecord, MemberStatus } from './identityStore'
-import { createIdentityStore } from './identityStore'
 
 export interface MemberSearch {
   /** Part of the e-mail address or name (case-insensitive). */
@@ -47,9 +46,14 @@ export interface AuditRecord {
 /** `%` and `_` match themselves in a LIKE pattern built from user text. */
 const like = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-/** Queries of the member administration: member search with filters, paged audit log. */
-export function createMemberAdminStore(db: Database.Database) {
-  const identity = createIdentityStore(db)
+/**
+ * Queries of the member administration: member search with filters, paged audit log. Part of the
+ * identity store (createIdentityStore spreads them in), so no caller needs the database handle.
+ */
+export function createMemberAdminStore(
+  db: Database.Database,
+  memberById: (memberId: string) => MemberRecord | null,
+) {
   return {
     searchMembers(q: MemberSearch): { members: MemberRecord[]; total: number } {
       const where: string[] = []
@@ -93,7 +97,7 @@ export function createMemberAdminStore(db: Database.Database) {
         .prepare(`SELECT member_id FROM identity_members ${clause} ORDER BY email LIMIT ? OFFSET ?`)
         .pluck()
         .all(...args, q.limit, q.offset) as string[]
-      const members = ids.map((id) => identity.memberById(id)).filter((m): m is MemberRecord => m !== null)
+      const members = ids.map((id) => memberById(id)).filter((m): m is MemberRecord => m !== null)
       return { members, total }
     },
 
@@ -102,7 +106,7 @@ export function createMemberAdminStore(db: Database.Database) {
         .prepare('SELECT member_id FROM identity_members WHERE password_id = ?')
         .pluck()
         .get(passwordId) as string | undefined
-      return id ? identity.memberById(id) : null
+      return id ? memberById(id) : null
     },
 
     auditPage(f: AuditFilter): { entries: AuditRecord[]; total: number } {
