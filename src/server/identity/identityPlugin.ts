@@ -26,8 +26,7 @@ export interface IdentityPluginOptions {
  * buildApp, it also hands its verifier to the session plugin.
  */
 export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginOptions) {
-  const identity =
-    opts.identity ?? (await createIdentity({ db: app.store, dataDir: app.appOptions.dataDir }))
+  const identity = opts.identity ?? (await createIdentity({ db: app.store, dataDir: app.appOptions.dataDir }))
   // Inside buildApp without a verifier of its own (npm start): the bundled provider's checks sessions.
   if (!opts.identity && !app.appOptions.verifier) app.sessionAuth.setVerifier(identity.verifier)
   const { ctx } = identity
