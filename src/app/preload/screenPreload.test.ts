@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chunkClosure, preloadScript } from './screenPreload'
+import { chunkClosure, preloadScript, screenFeatures } from './screenPreload'
 
 describe('chunkClosure', () => {
   const graph: Record<string, string[]> = {
@@ -14,6 +14,19 @@ describe('chunkClosure', () => {
   })
 })
 
+describe('screenFeatures', () => {
+  it('reads which feature draws each route from the screen table', () => {
+    const source = `const screens = {
+  '/dailywildfirerisk': () => import('../../features/risk').then((m) => m.DailyWildfireRiskScreen),
+  '/PSPS/': () => import('../../features/operations').then((m) => m.PspsScreen),
+}`
+    expect(screenFeatures(source)).toEqual([
+      { path: '/dailywildfirerisk', feature: 'risk' },
+      { path: '/psps', feature: 'operations' },
+    ])
+  })
+})
+
 describe('preloadScript', () => {
   function run(path: string): string[] {
     const added: string[] = []
@@ -25,18 +38,30 @@ describe('preloadScript', () => {
       ['assets/map.js', 'assets/leaflet.js'],
       ['/login/Authenticate', '/Help'],
       '/',
+      {
+        '/psps': ['assets/operations.js'],
+        '/help': ['assets/docs.js'],
+      },
     )
     new Function('location', 'document', script)({ pathname: path }, document)
     return added
   }
 
   it('preloads the map chunks on map routes', () => {
-    expect(run('/PSPS')).toEqual(['modulepreload /assets/map.js', 'modulepreload /assets/leaflet.js'])
+    expect(run('/alerts')).toEqual(['modulepreload /assets/map.js', 'modulepreload /assets/leaflet.js'])
     expect(run('/')).toHaveLength(2)
   })
 
-  it('preloads nothing on the excluded routes, whatever their case or trailing slash', () => {
+  it("adds the route's own screen chunks", () => {
+    expect(run('/PSPS')).toEqual([
+      'modulepreload /assets/map.js',
+      'modulepreload /assets/leaflet.js',
+      'modulepreload /assets/operations.js',
+    ])
+  })
+
+  it('preloads no map chunks on the excluded routes, whatever their case or trailing slash', () => {
     expect(run('/login/authenticate')).toEqual([])
-    expect(run('/help/')).toEqual([])
+    expect(run('/help/')).toEqual(['modulepreload /assets/docs.js'])
   })
 })

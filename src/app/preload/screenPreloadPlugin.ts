@@ -1,10 +1,14 @@
 // Vite plugin (build only): index.html preloads the map screen's chunks on the routes that show the map.
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Plugin } from 'vite'
 import { appConfig } from '../../shared/config'
-import { chunkClosure, preloadScript } from './screenPreload'
+import { chunkClosure, preloadScript, screenFeatures } from './screenPreload'
 
 /** The module whose chunk (with that chunk's static imports) draws the map screens. */
 const MAP_MODULE = '/src/features/map/MapScreen.tsx'
+/** The screen table: which feature's index.ts draws each route. */
+const SCREENS_SOURCE = path.resolve(import.meta.dirname, '../router/screens.ts')
 
 /**
  * The map screen is lazily loaded, so without this the browser asks for its chunks only after the
@@ -28,11 +32,22 @@ export function screenPreloadPlugin(): Plugin {
         const entryFiles = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [c.fileName, ...c.imports]))
         const importsOf = (file: string) => chunks.find((c) => c.fileName === file)?.imports ?? []
         const files = chunkClosure(map.fileName, importsOf, entryFiles)
+        const mapFiles = new Set([...entryFiles, ...files])
+        const byRoute: Record<string, string[]> = {}
+        for (const { path: route, feature } of screenFeatures(fs.readFileSync(SCREENS_SOURCE, 'utf8'))) {
+          const screen = chunks.find((c) =>
+            c.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(`/src/features/${feature}/index.ts`)),
+          )
+          if (screen) byRoute[route] = chunkClosure(screen.fileName, importsOf, mapFiles)
+        }
+        const home = appConfig.routes.default.toLowerCase().replace(/\/$/, '')
+        if (byRoute[home]) byRoute[''] = byRoute[home]
         return [
           {
             tag: 'script',
-            children: preloadScript(files, appConfig.routes.sidebarExcluded, '/'),
-            injectTo: 'head',
+            children: preloadScript(files, appConfig.routes.sidebarExcluded, '/', byRoute),
+            // before the stylesheet: an inline script after a stylesheet waits for it to load
+            injectTo: 'head-prepend',
           },
         ]
       },

@@ -89,6 +89,11 @@ export function HelpScreen() {
           drawn.
         </p>
         <p>Click a line or feature on the map for its popup with the key attributes.</p>
+        <p>
+          The panels beneath the map (the forecast, the operations views and the tables) can be hidden with
+          the arrow at their right and resized by dragging their bar; the map keeps at least half the window
+          unless you make a panel taller. On a phone the layer list opens from the Layers button on the map.
+        </p>
       </section>
       <section>
         <H2>Tables and filters</H2>

@@ -44,6 +44,12 @@ export const keyboardMap: readonly KeyboardMapEntry[] = [
     keys: 'Enter',
     action: 'Open the popup of the feature under the cross at the map centre; focus moves into it.',
   },
+  {
+    area: 'Panels',
+    keys: 'Up / Down arrows, Page Up / Page Down, Home / End',
+    action:
+      'On the resize handle of a panel beneath the map (forecast, operations, tables): make it taller or shorter, or as tall or short as allowed.',
+  },
   { area: 'Tables', keys: 'Arrow keys', action: 'Move between the cells of a table.' },
   {
     area: 'Tables',

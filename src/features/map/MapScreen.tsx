@@ -7,6 +7,7 @@ import { initialLayerState, LayerAnnouncer, LayerSidebar, LayerStateContext, lay
 import { AttributeTablesProvider, useAttributeTables } from '../tables'
 import { LayersDrawer } from './layout/LayersDrawer'
 import { MapColumn, type MapColumnProps } from './layout/MapColumn'
+import { useAfterFirstCommit } from './layout/useAfterFirstCommit'
 import { useNarrowScreen } from './layout/useViewport'
 import { MapInstanceContext } from './mapContext'
 import './mapScreen.css'
@@ -69,7 +70,8 @@ export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' 
   )
   const [map, setMap] = useState<LeafletMap | null>(null)
   const demo = useDemoFlag()
-  const showSidebar = !sidebarExcluded(window.location.pathname)
+  // the sidebar renders one task after the map, so the first tiles are asked for first
+  const showSidebar = useAfterFirstCommit() && !sidebarExcluded(window.location.pathname)
   const narrow = useNarrowScreen()
   const [drawerOpen, setDrawerOpen] = useState(false)
   const now = useMemo(() => mapClock(demo ?? appConfig.demo.enabled), [demo])

@@ -33,8 +33,9 @@ export function MapView({ demo, shared, onMap }: MapViewProps) {
       maxZoom={appConfig.map.maxZoom}
       attributionControl={false}
     >
-      <BasemapLayer />
+      {/* data layers first: their tiles are requested before the basemap's (the first view waits for them) */}
       <ConfigLayers demo={demo} registry={registry} />
+      <BasemapLayer />
       <FeaturePopups registry={registry} now={now} />
       <ScaleControl position="bottomleft" />
       <AttributionControl position="bottomright" prefix={false} />

@@ -3,12 +3,15 @@ import { leafletLayer } from 'protomaps-leaflet'
 import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
 import { appConfig, resolveColor } from '../../../shared/config'
+import { whenMapDrawn } from '../render/firstDraw'
 import { ensurePanes, PANES } from '../render/panes'
 import { basemapPlan, OFFLINE_ATTRIBUTION, type BasemapBase, type BasemapOverlay } from './basemapPlan'
 import { basemapLabelRules, basemapOverlayPaintRules, basemapPaintRules } from './basemapStyle'
 
 /** Highest zoom of the offline basemap's data tiles (the server's `places` reach z10). */
 const OFFLINE_MAX_DATA_ZOOM = 10
+/** Longest wait for the first data tiles before the names are drawn anyway (no data layer visible). */
+const OVERLAY_WAIT_MS = 1500
 /** Protomaps' own basemap flavour for PMTiles archives in its schema (dark theme only). */
 const PMTILES_FLAVOR = 'dark'
 
@@ -86,10 +89,17 @@ export function BasemapLayer() {
   useEffect(() => {
     ensurePanes(map)
     const plan = basemapPlan(appConfig.map.basemap)
-    const layers = [baseLayer(plan.base), ...(plan.overlay ? [overlayLayer(plan.overlay)] : [])]
-    for (const layer of layers) layer.addTo(map)
+    const base = baseLayer(plan.base).addTo(map)
+    // The names come once the first data tiles are drawn: they do not compete with the first view.
+    let overlay: L.Layer | null = null
+    let removed = false
+    void whenMapDrawn(OVERLAY_WAIT_MS).then(() => {
+      if (!removed && plan.overlay) overlay = overlayLayer(plan.overlay).addTo(map)
+    })
     return () => {
-      for (const layer of layers) layer.remove()
+      removed = true
+      base.remove()
+      overlay?.remove()
     }
   }, [map])
   return null

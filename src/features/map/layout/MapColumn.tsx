@@ -1,6 +1,7 @@
 import type { Map as LeafletMap } from 'leaflet'
 import { useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { DockedPanel } from './DockedPanel'
+import { useAfterFirstCommit } from './useAfterFirstCommit'
 import { useDockLayout, type DockRequest } from './useDockLayout'
 import { useElementHeight } from './useElementHeight'
 import { useViewportHeight } from './useViewport'
@@ -40,9 +41,16 @@ export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables
     [docked, panel, tables, viewportHeight],
   )
   const slots = useDockLayout(requests, columnHeight, viewportHeight)
+  // the panel's content renders after the map has asked for its first tiles
+  const panelReady = useAfterFirstCommit()
+  const panelContent = panelReady ? panel : null
 
+  // The map keeps its exact centre (the default view, a share URL's centre) when its box changes.
   useEffect(() => {
-    map?.invalidateSize({ pan: false })
+    if (!map) return
+    const center = map.getCenter()
+    map.invalidateSize({ pan: false })
+    map.setView(center, map.getZoom(), { animate: false })
   }, [map, holderHeight])
 
   const dock = (id: string, title: string, content: ReactNode) => {
@@ -60,8 +68,8 @@ export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables
       <div className="el-map-holder" ref={holderRef}>
         {mapView}
       </div>
-      {panel !== undefined && !docked ? <div className="el-map-panel">{panel}</div> : null}
-      {docked && panel !== undefined ? dock('el-route-panel', panelTitle, panel) : null}
+      {panel !== undefined && !docked ? <div className="el-map-panel">{panelContent}</div> : null}
+      {docked && panel !== undefined ? dock('el-route-panel', panelTitle, panelContent) : null}
       {tables !== null ? dock('el-tables-dock', 'Attribute tables', tables) : null}
     </div>
   )
