@@ -435,6 +435,29 @@ describe('an administrator', () => {
     })
   })
 
+  it('invites a member with a phone: after the link the code goes to that phone', async () => {
+    const email = 'crew.lead@emberline.test'
+    const res = await api('POST', '/api/admin/members/invite', adminToken, {
+      email,
+      phone: '+1 (505) 555-0199',
+      roles: ['stytch_member', 'stytch_admin'],
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    const invited = (
+      res.json() as { member: { member_id: string; mfa_phone_number: string; is_admin: boolean } }
+    ).member
+    expect(invited).toMatchObject({ mfa_phone_number: '+15055550199', is_admin: true })
+    const reset = await sdk('POST', '/b2b/passwords/email/reset', undefined, {
+      password_reset_token: outbox('email').at(-1)?.token,
+      password: 'Crew-lead-first-Passw0rd',
+    })
+    const ist = dataOf(reset)
+    expect(ist.mfa_required).toMatchObject({ member_options: { mfa_phone_number: '+15055550199' } })
+    const token = await finishSms(invited.member_id, String(ist.intermediate_session_token))
+    expect(outbox('sms').at(-1)?.to).toBe('+15055550199')
+    expect((await api('GET', '/api/admin/audit', token)).statusCode).toBe(200)
+  })
+
   it('reads the audit log with filters (actor, action, member, time range), paginated', async () => {
     const all = (await api('GET', '/api/admin/audit?limit=200', adminToken)).json() as {
       total: number
