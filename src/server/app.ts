@@ -110,7 +110,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     defaultLimit: settings.defaultLimit,
     series: settings.series,
   })
-  await app.register(tileRoutes, { prefix: '/api/tiles', demo: opts.demo, ...settings.tiles })
+  // Tiles log warnings and errors only: one map pan fetches hundreds (see docs/performance.md).
+  await app.register(tileRoutes, {
+    prefix: '/api/tiles',
+    logLevel: 'warn',
+    demo: opts.demo,
+    ...settings.tiles,
+  })
 
   // The one alerts engine (GET /api/alerts, alert delivery, feed updates evaluate through it).
   app.decorate('alertsEngine', createAlertsEngine(app))

@@ -21,6 +21,7 @@ export async function basemapPlugin(app: FastifyInstance): Promise<void> {
     '/api/basemap/:z/:x/:y',
     {
       config: { auth: 'public' },
+      logLevel: 'warn',
       schema: {
         params: {
           type: 'object',

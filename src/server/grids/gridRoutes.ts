@@ -114,7 +114,7 @@ function registerTileRoute(
   } as const
   app.get<{ Params: TileParams; Querystring: TileQuery }>(
     `/api/tiles/${path}/png/:z/:x/:y`,
-    { schema: { params, querystring }, config: { sessionCookie: true } },
+    { schema: { params, querystring }, config: { sessionCookie: true }, logLevel: 'warn' },
     async (request, reply) => {
       const { z, x, y } = request.params
       const n = 2 ** z

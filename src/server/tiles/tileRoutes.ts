@@ -67,23 +67,46 @@ export async function tileRoutes(app: FastifyInstance, opts: TileRoutesOptions):
   }
 }
 
+type Tile = Awaited<ReturnType<TileCache['get']>>
+
+/** The response headers of a cached tile, built once per tile (the hot path sets one object). */
+interface TileHeaders {
+  bare: Record<string, string>
+  body: Record<string, string>
+  gzip: Record<string, string>
+}
+const tileHeaders = new WeakMap<Tile, TileHeaders>()
+
+function headersOf(tile: Tile): TileHeaders {
+  let h = tileHeaders.get(tile)
+  if (!h) {
+    const bare = { 'cache-control': 'private, max-age=300', etag: tile.etag, vary: 'Accept-Encoding' }
+    const body = {
+      ...bare,
+      'content-type': 'application/vnd.mapbox-vector-tile',
+      'x-tile-features': String(tile.features),
+    }
+    h = { bare, body, gzip: { ...body, 'content-encoding': 'gzip' } }
+    tileHeaders.set(tile, h)
+  }
+  return h
+}
+
 function sendTile(
   reply: FastifyReply,
-  tile: Awaited<ReturnType<TileCache['get']>>,
+  tile: Tile,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
 ): FastifyReply {
-  reply
-    .header('Cache-Control', 'private, max-age=300')
-    .header('ETag', tile.etag)
-    .header('Vary', 'Accept-Encoding')
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === tile.etag)) return reply.code(304).send()
-  if (!tile.gz) return reply.code(204).send()
-  reply
-    .header('Content-Type', 'application/vnd.mapbox-vector-tile')
-    .header('X-Tile-Features', String(tile.features))
-  if (acceptEncoding && /\bgzip\b/.test(acceptEncoding))
-    return reply.header('Content-Encoding', 'gzip').send(tile.gz)
+  const h = headersOf(tile)
+  if (
+    ifNoneMatch &&
+    (ifNoneMatch === tile.etag || ifNoneMatch.split(',').some((t) => t.trim() === tile.etag))
+  )
+    return reply.headers(h.bare).code(304).send()
+  if (!tile.gz) return reply.headers(h.bare).code(204).send()
+  if (acceptEncoding && acceptEncoding.includes('gzip') && /\bgzip\b/.test(acceptEncoding))
+    return reply.headers(h.gzip).send(tile.gz)
   tile.raw ??= zlib.gunzipSync(tile.gz)
-  return reply.send(tile.raw)
+  return reply.headers(h.body).send(tile.raw)
 }
