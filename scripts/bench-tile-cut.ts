@@ -3,7 +3,8 @@
 // tile list of the peer's data ($PEER_WORK/data/tiles.json): Flatbush pick, sliceTile (simplify,
 // clip, wind), encoding (ours vs vt-pbf on the same features, the issue's "where vt-pbf is the
 // bottleneck") and gzip at levels 1, 3, 6 and 9 (time and bytes: how the level is chosen).
-// Prints the sum and median per stage for z10-14 (and z12-14), best of `passes` passes.
+// Prints the sum and median per stage of the cut tiles (z12-14 of a dense dataset; its z6-11 tiles are
+// aggregated cells, timed whole), best of `passes` passes.
 import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -105,10 +106,7 @@ for (const [label, zs] of [
       `${dataset} ${label} aggregated (store cells + vt-pbf): ${v.length} tiles, sum ${f(v.reduce((a, b) => a + b, 0))} ms, median ${f(med(v))} ms`,
     )
 }
-for (const [label, rows] of [
-  ['z6-14 cut', best],
-  ['z12-14 cut', best.filter((r) => r.z >= 12)],
-] as const) {
+for (const [label, rows] of [['cut', best]] as const) {
   console.log(
     `\n${dataset} ${label}: ${rows.length} cut tiles, ${med(rows.map((r) => r.features))} features median`,
   )
