@@ -461,7 +461,14 @@ describe('an administrator', () => {
   it('reads the audit log with filters (actor, action, member, time range), paginated', async () => {
     const all = (await api('GET', '/api/admin/audit?limit=200', adminToken)).json() as {
       total: number
-      entries: { event: string; at: string; actor_id: string; member_id: string; actor_email: string }[]
+      entries: {
+        id: number
+        event: string
+        at: string
+        actor_id: string
+        member_id: string
+        actor_email: string
+      }[]
       events: string[]
     }
     expect(all.total).toBeGreaterThan(10)
@@ -490,6 +497,9 @@ describe('an administrator', () => {
     expect(page1.entries).toHaveLength(3)
     expect(page2.entries).toHaveLength(3)
     expect(page1.total).toBe(page2.total)
-    expect(page1.entries.map((e) => e.at).join()).not.toBe(page2.entries.map((e) => e.at).join())
+    // Consecutive, newest first, no overlap.
+    const ids = [...page1.entries, ...page2.entries].map((e) => e.id)
+    expect(new Set(ids).size).toBe(6)
+    expect(ids).toEqual([...ids].sort((a, b) => b - a))
   })
 })
