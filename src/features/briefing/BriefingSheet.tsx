@@ -12,7 +12,7 @@ import { NotesSection } from './NotesSection'
 import { PrintPageStyle } from './PrintPageStyle'
 import { PspsSection } from './PspsSection'
 import { useBriefingData } from './useBriefingData'
-import { useMapImage } from './useMapImage'
+import { useMapImage } from '../map'
 
 /** The forecast hour of the share URL (`?hour=N`, Planning Mode), or null for the current hour. */
 function sharedHour(): number | null {

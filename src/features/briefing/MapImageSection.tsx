@@ -1,5 +1,5 @@
 import { Spinner } from '@blueprintjs/core'
-import type { MapImage } from './useMapImage'
+import type { MapImage } from '../map'
 
 /** The map view as printed: the picture, or why there is none. */
 export function MapImageSection({ image }: { readonly image: MapImage }) {

@@ -1,7 +1,7 @@
 export { MapScreen } from './MapScreen'
 export type { MapScreenProps } from './MapScreen'
-export { MapInstanceContext, useLeafletMap } from './mapContext'
 export { whenMapDrawn } from './render/firstDraw'
 export { useMapHighlighter } from './highlight/useMapHighlighter'
 export { useMapHighlight } from './highlight/useMapHighlight'
+export { useMapImage, type MapImage } from './image/useMapImage'
 export type { Bbox, DrawnHighlight, HighlightStyle, MapHighlighter } from './highlight/mapHighlighter'

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useLeafletMap } from '../map'
+import { useLeafletMap } from '../mapContext'
 import { captureMapImage, tilesSettled } from './captureMapImage'
 
 /** The map view as a picture, and the view it shows. */
