@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { validationParameter } from '../http/errorHandler'
 import { ogcBadRequest, ogcNotFound } from './ogcException'
 import { ogcCollections, type OgcCollection } from './ogcCollections'
 import { baseUrl, GEOJSON, JSON_TYPE, OPENAPI, type Link } from './ogcLinks'
@@ -42,15 +43,18 @@ export async function ogcRoutes(app: FastifyInstance): Promise<void> {
   // Schema failures answer with an OGC exception naming the parameter (this plugin's routes only).
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) {
-      const first = error.validation[0]
-      const parameter =
-        first?.instancePath.replace(/^\//, '').split('/')[0] || error.validationContext || 'request'
-      return ogcBadRequest(reply, parameter, `${parameter} ${first?.message ?? error.message}`)
+      const parameter = validationParameter(error)
+      return ogcBadRequest(reply, parameter, `${parameter} ${error.validation[0]?.message ?? error.message}`)
     }
     if (error.statusCode !== undefined && error.statusCode < 500)
       return ogcBadRequest(reply, 'request', error.message)
     request.log.error(error)
-    return reply.code(500).send({ code: 'ServerError', description: 'internal server error' })
+    return reply.code(500).send({
+      code: 'ServerError',
+      description: 'internal server error',
+      error: 'internal',
+      message: 'internal server error',
+    })
   })
 
   const collectionOf = (id: string, reply: FastifyReply): OgcCollection | null => {
