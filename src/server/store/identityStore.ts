@@ -116,7 +116,6 @@ export function createIdentityStore(db: Database.Database) {
     .pluck()
 
   const store = {
-    db,
     /**
      * A number that changes whenever the accounts database may have changed: any commit, by this
      * process or another (the users CLI, another server). The session check's cache is valid only
