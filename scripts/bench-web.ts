@@ -8,13 +8,15 @@ import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
 import { launchBrowser, newPage, signIn, startServer } from '../tests/e2e/support'
 
-const dist = resolve(import.meta.dirname, '../dist')
+// STATIC_DIR (the server's option) benchmarks a build of its own (dist/ is shared on a busy machine)
+const dist = resolve(process.env.STATIC_DIR ?? resolve(import.meta.dirname, '../dist'))
 const assets = join(dist, 'assets')
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
 
-const TARGETS = { initialKb: 350, firstTilesMs: 1500, fps: 50 }
+// issue 22: initial route JS ≤ 319 KB, first tiles ≤ 700 ms on a quiet machine (≤ 1,000 ms at load 2–3)
+const TARGETS = { initialKb: 319, firstTilesMs: 700, fps: 50 }
 
 function bundleFigures(): Map<string, number> {
   const sizes = new Map<string, number>()
