@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { badRequest } from '../http/httpErrors'
 import { loadBasemapLayers } from './basemapData'
 import { BASEMAP_MAX_ZOOM, BasemapTiles } from './basemapTiles'
 import { MAX_TILE_INDEX } from '../tiles/tileMath'
@@ -37,14 +38,8 @@ export async function basemapPlugin(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { z, x, y } = request.params
       const n = 2 ** z
-      if (x >= n)
-        return reply
-          .code(400)
-          .send({ error: 'bad_request', parameter: 'x', message: `x must be below ${n} at zoom ${z}` })
-      if (y >= n)
-        return reply
-          .code(400)
-          .send({ error: 'bad_request', parameter: 'y', message: `y must be below ${n} at zoom ${z}` })
+      if (x >= n) return badRequest(reply, 'x', `x must be below ${n} at zoom ${z}`)
+      if (y >= n) return badRequest(reply, 'y', `y must be below ${n} at zoom ${z}`)
       const pbf = getTiles().tile(z, x, y)
       reply.header('Cache-Control', 'public, max-age=86400')
       if (!pbf) return reply.code(204).send()

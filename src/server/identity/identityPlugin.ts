@@ -3,6 +3,7 @@ import type { SessionVerifier } from '../auth/sessionVerifier'
 import sessionPlugin from '../auth/sessionPlugin'
 import { serverSettings } from '../appSettings'
 import { installErrorHandler } from '../http/errorHandler'
+import { notFound } from '../http/httpErrors'
 import { createIdentity, type Identity } from './createIdentity'
 import { identitySettings } from './settings'
 import { meRoutes } from './meRoutes'
@@ -54,7 +55,7 @@ export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginO
       open,
       async (request, reply) => {
         if (request.params.projectId !== ctx.settings.projectId) {
-          return reply.code(404).send({ error: 'not_found', message: 'Unknown project.' })
+          return notFound(reply, 'Unknown project.')
         }
         return reply.headers(cache).send(ctx.key.jwks)
       },
