@@ -3,6 +3,7 @@
  * a value. The server's PNG tile renderer and the browser's legends both use it, so the map and
  * the sidebar can never disagree. Pure: no React, Leaflet or Fastify.
  */
+import type { ClassesLegend, GradientLegend, GradientStop, LegendClass } from './config'
 
 /** Red, green, blue, alpha; each 0..255. */
 export type Rgba = readonly [number, number, number, number]
@@ -10,25 +11,8 @@ export type Rgba = readonly [number, number, number, number]
 /** Turns a colour name from config (theme path such as `windSpeed.10`, or a hex) into `#rrggbb[aa]`. */
 export type ColorResolver = (name: string) => string
 
-export interface StopLike {
-  readonly value: number
-  readonly color: string
-  readonly label?: string
-}
-
-export interface ClassLike {
-  readonly value: number
-  readonly color: string
-  readonly label: string
-}
-
-/** Any legend from layersConfig.legends; only `gradient` and `classes` legends colour values. */
-export interface LegendLike {
-  readonly id?: string
-  readonly type: string
-  readonly stops?: readonly StopLike[]
-  readonly classes?: readonly ClassLike[]
-}
+/** The legends that colour values: a gradient's stops or a class list (the generated legend kinds). */
+export type RampLegend = Pick<GradientLegend, 'type' | 'stops'> | Pick<ClassesLegend, 'type' | 'classes'>
 
 /** A compiled legend: the colour of a value, or null where nothing is drawn (no data, unknown class). */
 export interface ColorRamp {
@@ -81,7 +65,7 @@ export function mixRgba(a: Rgba, b: Rgba, t: number): Rgba {
   return [channel(0), channel(1), channel(2), Math.round(alpha)]
 }
 
-function gradientRamp(stops: readonly StopLike[], resolve: ColorResolver): ColorRamp {
+function gradientRamp(stops: readonly GradientStop[], resolve: ColorResolver): ColorRamp {
   if (stops.length === 0) throw new Error('gradient legend has no stops')
   const values = stops.map((s) => s.value)
   const colors = stops.map((s) => parseHexColor(resolve(s.color)))
@@ -121,7 +105,7 @@ function gradientRamp(stops: readonly StopLike[], resolve: ColorResolver): Color
   }
 }
 
-function classesRamp(classes: readonly ClassLike[], resolve: ColorResolver): ColorRamp {
+function classesRamp(classes: readonly LegendClass[], resolve: ColorResolver): ColorRamp {
   const byValue = new Map<number, Rgba>(classes.map((c) => [c.value, parseHexColor(resolve(c.color))]))
   return {
     kind: 'classes',
@@ -135,15 +119,17 @@ function classesRamp(classes: readonly ClassLike[], resolve: ColorResolver): Col
   }
 }
 
-/** Compiles a `gradient` or `classes` legend. Throws for legend kinds that do not colour values. */
-export function colorRamp(legend: LegendLike, resolve: ColorResolver): ColorRamp {
+/** Compiles a `gradient` or `classes` legend (exhaustive over the legend kinds that colour values). */
+export function colorRamp(legend: RampLegend, resolve: ColorResolver): ColorRamp {
   switch (legend.type) {
     case 'gradient':
-      return gradientRamp(legend.stops ?? [], resolve)
+      return gradientRamp(legend.stops, resolve)
     case 'classes':
-      return classesRamp(legend.classes ?? [], resolve)
-    default:
-      throw new Error(`legend ${legend.id ?? ''} of type ${legend.type} has no colour ramp`)
+      return classesRamp(legend.classes, resolve)
+    default: {
+      const unhandled: never = legend
+      throw new Error(`Unhandled legend ${JSON.stringify(unhandled)}`)
+    }
   }
 }
 
@@ -152,12 +138,12 @@ export function colorRamp(legend: LegendLike, resolve: ColorResolver): ColorRamp
  * equal distances (the sidebar's labelled bar); `'value'` places them by value.
  */
 export function cssGradient(
-  legend: LegendLike,
+  legend: Pick<GradientLegend, 'stops'>,
   resolve: ColorResolver,
   spacing: 'even' | 'value' = 'even',
 ): string {
-  const stops = legend.stops ?? []
-  if (legend.type !== 'gradient' || stops.length === 0) throw new Error('cssGradient needs a gradient legend')
+  const stops = legend.stops
+  if (stops.length === 0) throw new Error('cssGradient needs a gradient legend with stops')
   const first = stops[0]!.value
   const span = stops[stops.length - 1]!.value - first
   const parts = stops.map((s, i) => {

@@ -94,7 +94,9 @@ describe('raster tiles', () => {
   })
 
   it('draws only vegetation legend class colours (classes never blend)', async () => {
-    const classes = gridCatalog().grids.find((g) => g.id === 'vegetation')!.legend.classes!
+    const legend = gridCatalog().grids.find((g) => g.id === 'vegetation')!.legend
+    if (legend.type !== 'classes') throw new Error('vegetation has a classes legend')
+    const classes = legend.classes
     const allowed = new Set(classes.map((c) => parseHexColor(c.color).join(',')))
     const t = locate(-106.3, 35.7, 8)
     const { png } = await tile(`/api/tiles/existing_vegetation_coverage/png/8/${t.x}/${t.y}`)

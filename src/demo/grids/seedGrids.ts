@@ -82,7 +82,8 @@ export function seedGrids(store: SeedStore, o: SeedGridsOptions): SeedGridsResul
   const hours = windowHours(catalog)
   const settings = windowSettings(o.demo ?? true)
   const validTimes = windowTimes(windowStart(o.now ?? new Date(), settings), hours)
-  const vegetation = catalog.grids.find((g) => g.id === 'vegetation')?.legend.classes ?? []
+  const vegetationLegend = catalog.grids.find((g) => g.id === 'vegetation')?.legend
+  const vegetation = vegetationLegend?.type === 'classes' ? vegetationLegend.classes : []
   const fires = o.fires ?? firesFromStore(store)
   const fields = generateNmFields({
     seed: o.seed,
@@ -113,7 +114,7 @@ export function seedGrids(store: SeedStore, o: SeedGridsOptions): SeedGridsResul
   }
   const smokeGrid = catalog.grids.find((g) => g.id === 'smoke')
   if (store.dataset(SMOKE_DATASET) && smokeGrid) {
-    const bands = (smokeGrid.legend.stops ?? []).map((s) => s.value)
+    const bands = (smokeGrid.legend.type === 'gradient' ? smokeGrid.legend.stops : []).map((s) => s.value)
     const polygons = smokePolygons(
       fires,
       fields.weather,

@@ -1,93 +1,84 @@
-import { appConfig, layersConfig, resolveColor, themeConfig, type ThemeConfig } from '../../shared/config'
-import { colorRamp, type ColorRamp, type LegendLike } from '../../shared/colorRamp'
+import {
+  appConfig,
+  layersConfig,
+  resolveColor,
+  themeConfig,
+  type ClassesLegend,
+  type GradientLegend,
+  type Grid,
+  type LayersConfig,
+  type Legend,
+  type PngSource,
+  type ThemeConfig,
+  type WindSource,
+} from '../../shared/config'
+import { colorRamp, type ColorRamp } from '../../shared/colorRamp'
 import type { WindowSettings } from './forecastWindow'
 import type { Interpolation } from './renderTile'
 
 /** A grid of layers.yaml `grids`, with its legend compiled to a colour ramp. */
 export interface GridDef {
-  id: string
-  title: string
-  legend: LegendLike
-  ramp: ColorRamp
-  interpolation: Interpolation
+  readonly id: string
+  readonly title: string
+  readonly legend: GradientLegend | ClassesLegend
+  readonly ramp: ColorRamp
+  readonly interpolation: Interpolation
   /** Forecast hours (1 for a static grid). */
-  hours: number
+  readonly hours: number
 }
 
-/** A `type: png` source of layers.yaml `sources`. */
-export interface RasterSourceDef {
-  id: string
-  path: string
-  demoPath?: string
-  grid: GridDef
-  minzoom: number
-  maxzoom: number
-  tileSize: number
+/** A `type: png` source of layers.yaml `sources`, with its grid. */
+export type RasterSourceDef = Pick<
+  PngSource,
+  'id' | 'path' | 'demoPath' | 'minzoom' | 'maxzoom' | 'tileSize'
+> & {
+  readonly grid: GridDef
 }
 
 /** The `type: wind` source (wind tileset and grid endpoints). */
-export interface WindSourceDef {
-  id: string
-  path: string
-  dataset?: string
-}
+export type WindSourceDef = Pick<WindSource, 'id' | 'path' | 'dataset'>
 
 export interface GridCatalog {
-  grids: GridDef[]
-  rasterSources: RasterSourceDef[]
-  windSource?: WindSourceDef
+  readonly grids: readonly GridDef[]
+  readonly rasterSources: readonly RasterSourceDef[]
+  readonly windSource?: WindSourceDef
 }
 
-type Obj = Readonly<Record<string, unknown>>
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null ? (v as Obj) : {})
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : [])
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-const num = (v: unknown, fallback: number): number =>
-  typeof v === 'number' && Number.isFinite(v) ? v : fallback
+/** A grid's legend as a colour ramp's input; the config compiler only lets gradient and classes legends colour grids. */
+function rampLegend(grid: Grid, legend: Legend | undefined): GradientLegend | ClassesLegend {
+  if (legend?.type === 'gradient' || legend?.type === 'classes') return legend
+  throw new Error(`grid ${grid.id}: legend '${grid.legend}' is not a gradient or classes legend`)
+}
 
 /** Reads grids and raster/wind sources from the layers config (the compiled one by default). */
-export function gridCatalog(layers: unknown = layersConfig, theme: ThemeConfig = themeConfig): GridCatalog {
-  const l = obj(layers)
+export function gridCatalog(
+  layers: LayersConfig = layersConfig,
+  theme: ThemeConfig = themeConfig,
+): GridCatalog {
   const resolve = (ref: string): string => resolveColor(ref, theme)
-  const legends = new Map(list(l.legends).map((g) => [str(g.id) ?? '', g]))
-  const grids = list(l.grids).map((g): GridDef => {
-    const id = str(g.id) ?? ''
-    const legendId = str(g.legend) ?? ''
-    const legend = legends.get(legendId)
-    if (!legend) throw new Error(`grid ${id}: unknown legend '${legendId}'`)
-    const like = legend as unknown as LegendLike
+  const legends = new Map(layers.legends.map((g) => [g.id, g]))
+  const grids = layers.grids.map((g): GridDef => {
+    const legend = rampLegend(g, legends.get(g.legend))
     return {
-      id,
-      title: str(g.title) ?? id,
-      legend: like,
-      ramp: colorRamp(like, resolve),
-      interpolation: g.interpolation === 'nearest' ? 'nearest' : 'bilinear',
-      hours: Math.max(1, num(g.hourly, 1)),
+      id: g.id,
+      title: g.title,
+      legend,
+      ramp: colorRamp(legend, resolve),
+      interpolation: g.interpolation,
+      hours: Math.max(1, g.hourly ?? 1),
     }
   })
   const byId = new Map(grids.map((g) => [g.id, g]))
-  const sources = list(l.sources)
-  const rasterSources = sources
-    .filter((s) => s.type === 'png')
+  const rasterSources = layers.sources
+    .filter((s): s is PngSource => s.type === 'png')
     .map((s): RasterSourceDef => {
-      const grid = byId.get(str(s.grid) ?? '')
-      if (!grid) throw new Error(`source ${String(s.id)}: unknown grid '${String(s.grid)}'`)
-      const demoPath = str(s.demoPath)
-      return {
-        id: str(s.id) ?? '',
-        path: str(s.path) ?? '',
-        ...(demoPath ? { demoPath } : {}),
-        grid,
-        minzoom: num(s.minzoom, 0),
-        maxzoom: num(s.maxzoom, 22),
-        tileSize: num(s.tileSize, 256),
-      }
+      const grid = byId.get(s.grid)
+      if (!grid) throw new Error(`source ${s.id}: unknown grid '${s.grid}'`)
+      const { id, path, demoPath, minzoom, maxzoom, tileSize } = s
+      return { id, path, ...(demoPath ? { demoPath } : {}), grid, minzoom, maxzoom, tileSize }
     })
-  const wind = sources.find((s) => s.type === 'wind')
-  const windDataset = str(wind?.dataset)
-  const windSource = wind
-    ? { id: str(wind.id) ?? '', path: str(wind.path) ?? '', ...(windDataset ? { dataset: windDataset } : {}) }
-    : undefined
+  const wind = layers.sources.find((s): s is WindSource => s.type === 'wind')
+  const windSource = wind ? { id: wind.id, path: wind.path, dataset: wind.dataset } : undefined
   return { grids, rasterSources, ...(windSource ? { windSource } : {}) }
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path'
 import Fastify from 'fastify'
 import { PNG } from 'pngjs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { layersConfig } from '../../shared/config'
+import { layersConfig, type LayersConfig } from '../../shared/config'
 import { parseHexColor } from '../../shared/colorRamp'
 import { defaultCatalog } from '../store/catalog'
 import { GridStore } from '../store/gridStore'
@@ -16,7 +16,7 @@ const dirs: string[] = []
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
 /** The shipped layers config plus one grid, legend and raster source — YAML-only additions. */
-const extended = {
+const extended: LayersConfig = {
   ...layersConfig,
   legends: [
     ...layersConfig.legends,

@@ -2,11 +2,14 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { cellLat, cellLon } from '../../../server/grids/gridRaster'
 import { gridCatalog } from '../../../server/grids/gridCatalog'
-import { appConfig } from '../../../shared/config'
+import { appConfig, type ClassesLegend, type GradientLegend, type LegendClass } from '../../../shared/config'
 import { DEFAULT_PLACES_CSV } from '../seedGrids'
 import { epssHourScore, smoothstep } from './fireRisk'
 import { generateNmFields } from './nmFields'
 import { parsePlaces } from './population'
+
+const classesOf = (legend: GradientLegend | ClassesLegend | undefined): readonly LegendClass[] =>
+  legend?.type === 'classes' ? legend.classes : []
 
 describe('smoothstep', () => {
   it('is 0 before the range, 1 after it, and rises between, for falling ranges too', () => {
@@ -41,7 +44,7 @@ describe('the demo EPSS field', () => {
     fires: [],
     hours: 18,
     startHourLocal: appConfig.forecastWindow.startHourLocal,
-    vegetationClasses: catalog.grids.find((g) => g.id === 'vegetation')?.legend.classes ?? [],
+    vegetationClasses: classesOf(catalog.grids.find((g) => g.id === 'vegetation')?.legend),
   })
   const [lon0 = 0, lat0 = 0] = appConfig.map.demo.center
   const inView: number[] = []

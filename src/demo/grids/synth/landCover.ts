@@ -1,4 +1,4 @@
-import type { ClassLike } from '../../../shared/colorRamp'
+import type { LegendClass } from '../../../shared/config'
 import { emptyRaster, fillRaster, type GridRaster } from '../../../server/grids/gridRaster'
 import { fbm } from './noise'
 import { distanceToLine, riverDistance } from './terrain'
@@ -30,7 +30,7 @@ interface CoverClass {
  * Reads the vegetation legend's classes: the kind from the label's first word, the cover step from
  * `NN-MM%`. Throws if a kind the generator draws has no class, so a renamed legend fails loudly.
  */
-export function coverClasses(classes: readonly ClassLike[]): CoverClass[] {
+export function coverClasses(classes: readonly LegendClass[]): CoverClass[] {
   const parsed = classes.flatMap((c): CoverClass[] => {
     const kind = KINDS.find((k) => c.label.toLowerCase().startsWith(k === 'crops' ? 'crop' : k))
     if (!kind) return []
@@ -102,7 +102,7 @@ function classValue(ofKind: CoverClass[], cover: number): number {
 export function landCoverGrids(
   elevation: GridRaster,
   people: GridRaster,
-  classes: readonly ClassLike[],
+  classes: readonly LegendClass[],
   seed: number,
 ): { vegetation: GridRaster; fuel: GridRaster } {
   const all = coverClasses(classes)

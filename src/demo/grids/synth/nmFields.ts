@@ -1,4 +1,4 @@
-import type { ClassLike } from '../../../shared/colorRamp'
+import type { LegendClass } from '../../../shared/config'
 import { emptyRaster, fillRaster, type GridRaster, type GridShape } from '../../../server/grids/gridRaster'
 import { fireConsequence, epssScore, pspsScore, wildfirePotential } from './fireRisk'
 import { fireEncroachment, smokeConcentration, type ActiveFire } from './fires'
@@ -29,7 +29,7 @@ export interface NmFieldOptions {
   /** Local hour at which the window starts (app.yaml forecastWindow.startHourLocal). */
   startHourLocal: number
   /** The vegetation legend's classes (layers.yaml legend `vegetation`). */
-  vegetationClasses: readonly ClassLike[]
+  vegetationClasses: readonly LegendClass[]
   /** Grid shape; New Mexico at ~1 km by default (tests use a coarser one). */
   shape?: GridShape
 }
