@@ -14,9 +14,7 @@ import { AlertsEngine } from '../src/server/alerts/AlertsEngine'
 import { seedDemo } from '../src/demo/seedDemo'
 import { createAlertChannels } from '../src/server/delivery/alertChannels'
 import { DeliveryEngine } from '../src/server/delivery/DeliveryEngine'
-import { createAlertSubscriptionStore } from '../src/server/store/alertSubscriptionStore'
 import { defaultCatalog } from '../src/server/store/catalog'
-import { createDeliveryStore } from '../src/server/store/deliveryStore'
 import { decodeParts, partsToGeometry } from '../src/server/store/geometryCodec'
 import { openStore } from '../src/server/store/sqliteStore'
 import { zonedInstant } from '../src/shared/time/zonedInstant'
@@ -41,7 +39,7 @@ async function round(): Promise<Record<string, number>> {
   const store = openStore(dir, defaultCatalog())
   try {
     seedDemo(store, { buildings: 300, steps: [] })
-    const subs = createAlertSubscriptionStore(store.accounts)
+    const subs = store.subscriptions
     const all = {
       rules: operationsConfig.alerts.rules.map((r) => r.id),
       severities: operationsConfig.alerts.severities.map((s) => s.id),
@@ -54,7 +52,7 @@ async function round(): Promise<Record<string, number>> {
     const delivery = new DeliveryEngine({
       settings: { ...settings, digestWindowMinutes: 0, reminderIntervalMinutes: 0 },
       severityLabels: new Map(operationsConfig.alerts.severities.map((s) => [s.id, s.label])),
-      store: createDeliveryStore(store.accounts),
+      store: store.delivery,
       subscriptions: subs,
       recipient: (id) => ({ phone: `+1505555${id.slice(1).padStart(4, '0')}`, email: null, active: true }),
       send: createAlertChannels({ dataDir: dir, env: {}, print: () => undefined }),
