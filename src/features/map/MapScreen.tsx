@@ -70,8 +70,10 @@ export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' 
   )
   const [map, setMap] = useState<LeafletMap | null>(null)
   const demo = useDemoFlag()
-  // the sidebar renders one task after the map, so the first tiles are asked for first
-  const showSidebar = useAfterFirstCommit() && !sidebarExcluded(window.location.pathname)
+  // the sidebar renders one task after the map, so the first tiles are asked for first; until then
+  // an empty box of its width keeps the map's size (and so its centre) from changing
+  const sidebarReady = useAfterFirstCommit()
+  const showSidebar = !sidebarExcluded(window.location.pathname)
   const narrow = useNarrowScreen()
   const [drawerOpen, setDrawerOpen] = useState(false)
   const now = useMemo(() => mapClock(demo ?? appConfig.demo.enabled), [demo])
@@ -87,7 +89,13 @@ export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' 
         <AttributeTablesProvider>
           <div className={`el-map-screen bp6-dark${narrow ? ' el-map-screen-narrow' : ''}`}>
             <LayerAnnouncer layers={layersConfig.layers} />
-            {showSidebar && !narrow ? <SidebarWithTables /> : null}
+            {showSidebar && !narrow ? (
+              sidebarReady ? (
+                <SidebarWithTables />
+              ) : (
+                <div className="el-sidebar-placeholder" aria-hidden="true" />
+              )
+            ) : null}
             {showSidebar && narrow ? (
               <LayersDrawer
                 open={drawerOpen}

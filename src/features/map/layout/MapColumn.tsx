@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { DockedPanel } from './DockedPanel'
 import { useAfterFirstCommit } from './useAfterFirstCommit'
 import { useDockLayout, type DockRequest } from './useDockLayout'
-import { useElementHeight } from './useElementHeight'
+import { useElementHeight, useElementSize } from './useElementHeight'
 import { useViewportHeight } from './useViewport'
 
 export interface MapColumnProps {
@@ -30,7 +30,7 @@ export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables
   const columnRef = useRef<HTMLDivElement>(null)
   const holderRef = useRef<HTMLDivElement>(null)
   const columnHeight = useElementHeight(columnRef)
-  const holderHeight = useElementHeight(holderRef)
+  const holderSize = useElementSize(holderRef)
   const viewportHeight = useViewportHeight()
   const docked = panelLayout === 'dock'
   const requests = useMemo<DockRequest[]>(
@@ -51,7 +51,7 @@ export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables
     const center = map.getCenter()
     map.invalidateSize({ pan: false })
     map.setView(center, map.getZoom(), { animate: false })
-  }, [map, holderHeight])
+  }, [map, holderSize])
 
   const dock = (id: string, title: string, content: ReactNode) => {
     const slot = slots[id]

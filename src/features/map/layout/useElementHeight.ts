@@ -2,14 +2,20 @@ import { useEffect, useState, type RefObject } from 'react'
 
 /** An element's height in px, kept up to date with a ResizeObserver (0 before it is laid out). */
 export function useElementHeight(ref: RefObject<HTMLElement | null>): number {
-  const [height, setHeight] = useState(0)
+  return Number(useElementSize(ref).split('x')[1])
+}
+
+/** An element's size as 'WIDTHxHEIGHT' in px (a string, so effects can depend on it), kept up to date. */
+export function useElementSize(ref: RefObject<HTMLElement | null>): string {
+  const [size, setSize] = useState('0x0')
   useEffect(() => {
     const el = ref.current
     if (!el) return
-    setHeight(el.clientHeight)
-    const observer = new ResizeObserver(() => setHeight(el.clientHeight))
+    const read = () => setSize(`${el.clientWidth}x${el.clientHeight}`)
+    read()
+    const observer = new ResizeObserver(read)
     observer.observe(el)
     return () => observer.disconnect()
   }, [ref])
-  return height
+  return size
 }
