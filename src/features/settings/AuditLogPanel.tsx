@@ -133,7 +133,8 @@ export function AuditLogPanel({ client, version }: { client: OrganizationClient;
       {page === null ? null : page.entries.length === 0 ? (
         <p className="bp6-text-muted">No event matches.</p>
       ) : (
-        <div className="emberline-org-table">
+        // Scrolls sideways on phones and holds no control: focusable so the keyboard can scroll it.
+        <div className="emberline-org-table" tabIndex={0} role="region" aria-label="Audit log events">
           <HTMLTable compact striped data-testid="org-audit">
             <caption className="bp6-text-muted">
               {page.total} event{page.total === 1 ? '' : 's'}

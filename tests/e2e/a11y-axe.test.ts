@@ -1,0 +1,221 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { appConfig } from '../../src/shared/config'
+import { countByRule, describeFindings, failing, newAxePage, runAxe, type AxeFinding } from './a11y.driver'
+import { eventually, mapSelectors, paintedPoint, waitForMap } from './map.driver'
+import {
+  launchBrowser,
+  loginSelectors,
+  resultsDir,
+  sharedServer,
+  signIn,
+  submitPassword,
+  type TestServer,
+} from './support'
+import { openTable, tableSelectors, waitForIdle } from './tables.driver'
+
+/**
+ * Issue #22 item 2: zero serious or critical axe-core violations (WCAG 2.1 A/AA rules) on every
+ * route — signed out and signed in, at the desktop and the phone width, with a table open and
+ * with a popup open. The routes come from config (appConfig.routes.screens), plus / and an
+ * unknown path, so a new screen is checked without editing this file.
+ */
+
+const viewports = {
+  desktop: { width: 1440, height: 900 },
+  mobile: { width: 390, height: 844 },
+} as const
+type ViewportName = keyof typeof viewports
+
+const { screens, sidebarExcluded, home } = appConfig.routes
+const isPublic = (path: string) => appConfig.routes.public.some((p) => p.toLowerCase() === path.toLowerCase())
+const hasMap = (path: string) => !sidebarExcluded.some((p) => p.toLowerCase() === path.toLowerCase())
+const signedInPaths = [home, ...screens.map((s) => s.path).filter((p) => !isPublic(p)), '/no-such-page']
+const mapPaths = screens.map((s) => s.path).filter((p) => !isPublic(p) && hasMap(p))
+
+type SignedOutState = 'sign-in' | 'sign-in error' | 'code step' | 'reset requested' | 'reset form'
+const signedOutStates: SignedOutState[] = [
+  'sign-in',
+  'sign-in error',
+  'code step',
+  'reset requested',
+  'reset form',
+]
+
+/** Every axe finding (all impacts) per case, written to test-results/a11y-axe.json for the record. */
+const record: Record<string, { failing: Record<string, number>; all: Record<string, number> }> = {}
+
+let server: TestServer
+let browser: Browser
+
+beforeAll(async () => {
+  server = await sharedServer()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  mkdirSync(resultsDir, { recursive: true })
+  writeFileSync(join(resultsDir, 'a11y-axe.json'), `${JSON.stringify(record, null, 2)}\n`)
+})
+
+/** Runs axe, records its findings and fails on any serious or critical one, listed readably. */
+async function checkPage(page: Page, where: string): Promise<void> {
+  const findings: AxeFinding[] = await runAxe(page)
+  const bad = failing(findings)
+  record[where] = { failing: countByRule(bad), all: countByRule(findings) }
+  expect(bad.length, describeFindings(where, bad)).toBe(0)
+}
+
+/** Lets the screen settle: no request for half a second (bounded; map screens keep drawing). */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined)
+}
+
+async function openSignedOutState(page: Page, state: SignedOutState): Promise<void> {
+  const login = `${server.url}${appConfig.routes.login}`
+  switch (state) {
+    case 'sign-in':
+      await page.goto(login)
+      await page.waitForSelector(loginSelectors.email)
+      return
+    case 'sign-in error':
+      await page.goto(login)
+      await page.fill(loginSelectors.email, 'nobody@emberline.test')
+      await page.fill(loginSelectors.password, 'not-the-password-1')
+      await page.click(loginSelectors.submit)
+      await page.waitForSelector(loginSelectors.error)
+      return
+    case 'code step':
+      await submitPassword(page, server)
+      await page.waitForSelector(loginSelectors.code)
+      return
+    case 'reset requested':
+      await page.goto(login)
+      await page.fill(loginSelectors.email, 'nobody@emberline.test')
+      await page.click(loginSelectors.forgot)
+      await page.waitForSelector('[role="status"]')
+      return
+    case 'reset form':
+      await page.goto(`${server.url}${appConfig.identity.resetPath}?token=not-a-real-token`)
+      await page.waitForSelector(loginSelectors.newPassword)
+      return
+  }
+}
+
+/** On phones the sidebar is in the Layers drawer: opens it when its button is shown. */
+async function showSidebar(page: Page): Promise<void> {
+  await page.waitForSelector('.el-sidebar, button.el-layers-toggle')
+  const toggle = page.locator('button.el-layers-toggle')
+  if (await toggle.isVisible()) {
+    await toggle.click()
+    await page.waitForSelector('.el-layers-drawer .el-sidebar')
+  }
+}
+
+/** Opens the Active Fires attribute table from the sidebar and waits for its rows. */
+async function openActiveFiresTable(page: Page): Promise<void> {
+  await showSidebar(page)
+  await page.waitForSelector(tableSelectors.openTable('Active Fires'), { state: 'attached' })
+  await openTable(page, 'Active Fires', 'fire_extent_active')
+  await page.waitForSelector(tableSelectors.panel)
+  await waitForIdle(page)
+}
+
+/** Opens a transmission line's popup (the screen opened with that layer alone) by clicking its pixel. */
+async function openLinePopup(page: Page): Promise<void> {
+  await waitForMap(page)
+  const point = await eventually(() => paintedPoint(page, 'transmission_lines'), 30_000)
+  if (!point) throw new Error('no transmission line drawn in the visible map to click')
+  await page.mouse.click(point.x, point.y)
+  await page.waitForSelector(mapSelectors.popup, { timeout: 10_000 })
+}
+
+/** Expands every layer of the sidebar: radios, check boxes, legends and intensity sliders shown. */
+async function expandAllLayers(page: Page): Promise<void> {
+  await showSidebar(page)
+  const collapsed = page.locator('.el-sidebar .el-layer-row button[aria-expanded="false"]')
+  for (let n = await collapsed.count(); n > 0; n = await collapsed.count()) await collapsed.first().click()
+}
+
+describe.each(Object.keys(viewports) as ViewportName[])('axe-core WCAG 2.1 A/AA at %s', (viewport) => {
+  const size = viewports[viewport]
+
+  describe('signed out', () => {
+    let page: Page
+    beforeAll(async () => {
+      page = await newAxePage(browser, size)
+    })
+    afterAll(async () => {
+      await page?.context().close()
+    })
+    it.each(signedOutStates)('%s', async (state) => {
+      await openSignedOutState(page, state)
+      await settle(page)
+      await checkPage(page, `${viewport} signed out: ${state}`)
+    })
+  })
+
+  describe('signed in', () => {
+    let page: Page
+    beforeAll(async () => {
+      page = await newAxePage(browser, size)
+      await signIn(page, server)
+    })
+    afterAll(async () => {
+      await page?.context().close()
+    })
+
+    it.each(signedInPaths)('%s', async (path) => {
+      await page.goto(`${server.url}${path}`)
+      if (hasMap(path) && path !== '/no-such-page') await waitForMap(page)
+      await settle(page)
+      await checkPage(page, `${viewport} ${path}`)
+    })
+
+    it.each(mapPaths)('%s with a table open', async (path) => {
+      await page.goto(`${server.url}${path}`)
+      await openActiveFiresTable(page)
+      await settle(page)
+      await checkPage(page, `${viewport} ${path} + table`)
+    })
+
+    it.each(mapPaths)('%s with a popup open', async (path) => {
+      await page.goto(`${server.url}${path}?layers=transmission_lines`)
+      await openLinePopup(page)
+      await checkPage(page, `${viewport} ${path} + popup`)
+    })
+
+    it('the table filter form open', async () => {
+      await page.goto(`${server.url}${appConfig.routes.default}`)
+      await openActiveFiresTable(page)
+      await page.click('.emberline-add-filter-button')
+      await page.waitForSelector('form[aria-label="Add filter"]')
+      await checkPage(page, `${viewport} ${appConfig.routes.default} + table filter form`)
+    })
+
+    it('every layer of the sidebar expanded', async () => {
+      await page.goto(`${server.url}${appConfig.routes.default}`)
+      await waitForMap(page)
+      await expandAllLayers(page)
+      await checkPage(page, `${viewport} ${appConfig.routes.default} + layers expanded`)
+    })
+
+    it('the overflow menu open (the navigation drawer on phones)', async () => {
+      await page.goto(`${server.url}${appConfig.routes.default}`)
+      await waitForMap(page)
+      const menu = page.locator('button[aria-label="Open menu"]')
+      if (await menu.isVisible()) {
+        await menu.click()
+        await page.waitForSelector('.emberline-drawer')
+      } else {
+        await page.click(`button[aria-label="${appConfig.topBar.moreOptionsLabel}"]`)
+        await page.waitForSelector('.bp6-menu')
+      }
+      await checkPage(page, `${viewport} ${appConfig.routes.default} + menu`)
+    })
+  })
+})
