@@ -25,6 +25,8 @@ const pool = new pg.Pool({
   user: 'postgres',
   database: 'nm',
   max: Number(process.env.POOL ?? 4),
+  // Keep the backends for the whole run (their CPU time is part of the peer's figure).
+  idleTimeoutMillis: 0,
 })
 
 const COLS: Record<string, string> = {
