@@ -48,6 +48,31 @@ export interface AuditEntry {
   detail: Record<string, unknown>
 }
 
+/** A row of identity_audit as SQLite returns it. */
+export interface AuditRow {
+  id: number
+  at: number
+  event: string
+  actor_id: string | null
+  member_id: string | null
+  subject: string | null
+  ip: string | null
+  detail: string
+}
+
+/** The audit entry a row of identity_audit holds (actor read back as null when none). */
+export function auditEntryOf(r: AuditRow): AuditEntry & { actorId: string | null } {
+  return {
+    at: r.at,
+    event: r.event,
+    actorId: r.actor_id,
+    memberId: r.member_id,
+    subject: r.subject,
+    ip: r.ip,
+    detail: JSON.parse(r.detail) as Record<string, unknown>,
+  }
+}
+
 interface MemberRow {
   member_id: string
   organization_id: string
@@ -258,25 +283,9 @@ export function createIdentityStore(db: Database.Database) {
       ).run(e.at, e.event, e.actorId ?? null, e.memberId, e.subject, e.ip, JSON.stringify(e.detail))
     },
     auditLog: (limit = 100): AuditEntry[] =>
-      (
-        db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as {
-          at: number
-          event: string
-          actor_id: string | null
-          member_id: string | null
-          subject: string | null
-          ip: string | null
-          detail: string
-        }[]
-      ).map((r) => ({
-        at: r.at,
-        event: r.event,
-        actorId: r.actor_id,
-        memberId: r.member_id,
-        subject: r.subject,
-        ip: r.ip,
-        detail: JSON.parse(r.detail) as Record<string, unknown>,
-      })),
+      (db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as AuditRow[]).map(
+        auditEntryOf,
+      ),
   }
   // Member administration's queries (search, audit pages) belong to the same store.
   return { ...store, ...createMemberAdminStore(db, store.memberById) }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import type { MemberRecord, MemberStatus } from './identityStore'
+import { auditEntryOf, type AuditRow, type MemberRecord, type MemberStatus } from './identityStore'
 
 export interface MemberSearch {
   /** Part of the e-mail address or name (case-insensitive). */
@@ -147,29 +147,8 @@ export function createMemberAdminStore(
       )
       const rows = db
         .prepare(`SELECT * FROM identity_audit ${clause} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`)
-        .all(...args, f.limit, f.offset) as {
-        id: number
-        at: number
-        event: string
-        actor_id: string | null
-        member_id: string | null
-        subject: string | null
-        ip: string | null
-        detail: string
-      }[]
-      return {
-        total,
-        entries: rows.map((r) => ({
-          id: r.id,
-          at: r.at,
-          event: r.event,
-          actorId: r.actor_id,
-          memberId: r.member_id,
-          subject: r.subject,
-          ip: r.ip,
-          detail: JSON.parse(r.detail) as Record<string, unknown>,
-        })),
-      }
+        .all(...args, f.limit, f.offset) as AuditRow[]
+      return { total, entries: rows.map((r) => ({ id: r.id, ...auditEntryOf(r) })) }
     },
 
     /** Distinct event names in the log (for the filter's choices). */
