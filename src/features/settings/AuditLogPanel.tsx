@@ -1,5 +1,6 @@
 import { Button, Callout, FormGroup, H3, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core'
 import { useEffect, useState } from 'react'
+import { PageNav } from './PageNav'
 import { formatDate } from '../../shared/format'
 import type { AuditPage, AuditQuery, OrgMember, OrganizationClient } from './organizationApi'
 
@@ -162,25 +163,12 @@ export function AuditLogPanel({ client, version }: { client: OrganizationClient;
               ))}
             </tbody>
           </HTMLTable>
-          <nav className="emberline-settings-actions" aria-label="Audit log pages">
-            <Button
-              size="small"
-              icon="chevron-left"
-              text="Previous"
-              disabled={query.page <= 1}
-              onClick={() => setQuery({ ...query, page: query.page - 1 })}
-            />
-            <span aria-live="polite">
-              Page {query.page} of {pages}
-            </span>
-            <Button
-              size="small"
-              endIcon="chevron-right"
-              text="Next"
-              disabled={query.page >= pages}
-              onClick={() => setQuery({ ...query, page: query.page + 1 })}
-            />
-          </nav>
+          <PageNav
+            label="Audit log pages"
+            page={query.page}
+            pages={pages}
+            onPage={(page) => setQuery({ ...query, page })}
+          />
         </div>
       )}
     </div>

@@ -1,6 +1,7 @@
 import { Button, Callout, H3, HTMLSelect, HTMLTable, InputGroup, Tag } from '@blueprintjs/core'
 import { useCallback, useEffect, useState } from 'react'
 import { MemberDialog } from './MemberDialog'
+import { PageNav } from './PageNav'
 import type { MemberQuery, OrgMember, OrganizationClient } from './organizationApi'
 
 const PAGE_SIZE = 25
@@ -133,25 +134,12 @@ export function MembersPanel({
             </tbody>
           </HTMLTable>
           {pages > 1 ? (
-            <nav className="emberline-settings-actions" aria-label="Members pages">
-              <Button
-                size="small"
-                icon="chevron-left"
-                text="Previous"
-                disabled={query.page <= 1}
-                onClick={() => setQuery({ ...query, page: query.page - 1 })}
-              />
-              <span aria-live="polite">
-                Page {query.page} of {pages}
-              </span>
-              <Button
-                size="small"
-                endIcon="chevron-right"
-                text="Next"
-                disabled={query.page >= pages}
-                onClick={() => setQuery({ ...query, page: query.page + 1 })}
-              />
-            </nav>
+            <PageNav
+              label="Members pages"
+              page={query.page}
+              pages={pages}
+              onPage={(page) => setQuery({ ...query, page })}
+            />
           ) : null}
         </div>
       )}
