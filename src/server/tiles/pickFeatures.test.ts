@@ -55,7 +55,7 @@ describe('TileIndex: picking with the index of the largest features', () => {
       const minSize = i % 5 === 0 ? 5e-4 : 0
       const got = index.pick(box, minSize, limit)
       const want = reference(box, minSize, limit)
-      expect(got.picked, `box ${box.join(',')} limit ${limit}`).toEqual(want.picked)
+      expect(Array.from(got.picked), `box ${box.join(',')} limit ${limit}`).toEqual(want.picked)
       if (want.matched > limit) expect(got.matched).toBeGreaterThan(limit)
       else expect(got.matched).toBe(want.matched)
       if (got.matched < want.matched) fromLarge += 1

@@ -3,44 +3,72 @@ import Flatbush from 'flatbush'
 type Box = readonly [number, number, number, number]
 
 /** The `limit` largest of `hits` (TileData positions; ties by position, i.e. id), in position order. */
-function largestOf(hits: number[], sizes: Float64Array, limit: number): number[] {
-  if (hits.length <= limit) return hits.sort((a, b) => a - b)
+function largestOf(hits: number[], sizes: Float64Array, limit: number): Int32Array {
+  if (hits.length <= limit) return Int32Array.from(hits).sort()
   const sorted = Float64Array.from(hits, (k) => sizes[k] as number).sort()
   const threshold = sorted[sorted.length - limit] as number
-  const above = hits.filter((k) => (sizes[k] as number) > threshold)
-  const ties = hits.filter((k) => sizes[k] === threshold).sort((a, b) => a - b)
-  const picked = above.concat(ties.slice(0, limit - above.length))
-  return picked.sort((a, b) => a - b)
+  const out = new Int32Array(limit)
+  let n = 0
+  for (const k of hits) if ((sizes[k] as number) > threshold) out[n++] = k
+  const ties = Int32Array.from(hits.filter((k) => sizes[k] === threshold)).sort()
+  for (let i = 0; n < limit && i < ties.length; i++) out[n++] = ties[i] as number
+  return out.sort()
+}
+
+/** One index of a dataset's largest features: Flatbush slot i holds TileData position `pos[i]`. */
+interface Level {
+  index: Flatbush
+  pos: Uint32Array
+}
+
+function levelOf(pos: Uint32Array, boxOf: (k: number) => Box): Level {
+  const index = new Flatbush(pos.length)
+  for (const k of pos) {
+    const b = boxOf(k)
+    index.add(b[0], b[1], b[2], b[3])
+  }
+  index.finish()
+  return { index, pos }
+}
+
+/** The top `m` of `pos` by size (ties by position), in position order. */
+function topOf(pos: Uint32Array, sizes: Float64Array, m: number): Uint32Array {
+  const sorted = Float64Array.from(pos, (k) => sizes[k] as number).sort()
+  const threshold = sorted[pos.length - m] as number
+  let ties = m
+  for (const k of pos) if ((sizes[k] as number) > threshold) ties -= 1
+  const out = new Uint32Array(m)
+  let j = 0
+  for (const k of pos) {
+    const s = sizes[k] as number
+    if (s > threshold || (s === threshold && ties-- > 0)) out[j++] = k
+  }
+  return out
 }
 
 /**
  * A dataset's box index for picking a tile's features. Besides the Flatbush of every feature it
- * may hold one of the dataset's largest features only (`largest`: the top sixteenth by size, ties
- * by position — chosen when the tile data is built): a thinned tile keeping the `limit` largest
- * of a dense area then searches that small index, and only falls back to the full one when it
- * finds `limit` or fewer there. Same answer either way: every feature of the small index ranks
+ * may hold indexes of the dataset's largest features only (`largest`: the top sixteenth by size,
+ * ties by position — chosen when the tile data is built —, and the top sixteenth of those): a
+ * thinned tile keeping the `limit` largest of a dense area searches the smallest of them that
+ * holds more than `limit` of its features, and the full index only when none does. Same answer either way: every feature of the small index ranks
  * above every other, so when more than `limit` of them meet the tile the `limit` largest of the
  * tile are among them.
  */
 export class TileIndex {
-  private readonly large: Flatbush | null
+  /** Smallest first: the largest 1/256, then 1/16 of the features (when the dataset is dense). */
+  private readonly levels: Level[] = []
 
   constructor(
     readonly all: Flatbush,
     private readonly sizes: Float64Array,
-    private readonly largest: Uint32Array,
+    largest: Uint32Array,
     boxOf: (k: number) => Box,
   ) {
-    this.large = null
-    if (largest.length > 0) {
-      const fb = new Flatbush(largest.length)
-      for (const k of largest) {
-        const b = boxOf(k)
-        fb.add(b[0], b[1], b[2], b[3])
-      }
-      fb.finish()
-      this.large = fb
-    }
+    if (largest.length === 0) return
+    const top = Math.ceil(largest.length / 16)
+    if (top >= 256) this.levels.push(levelOf(topOf(largest, sizes, top), boxOf))
+    this.levels.push(levelOf(largest, boxOf))
   }
 
   /** Flatbush's search over every feature. */
@@ -54,19 +82,19 @@ export class TileIndex {
    * `matched` is how many matched — or, when the small index answered, how many of its features
    * did (a lower bound, already above `limit`).
    */
-  pick(box: Box, minSize: number, limit: number): { picked: number[]; matched: number } {
+  pick(box: Box, minSize: number, limit: number): { picked: Int32Array; matched: number } {
     const sizes = this.sizes
-    if (this.large && limit < this.largest.length) {
-      const largest = this.largest
-      const hits = this.large.search(
+    for (const { index, pos } of this.levels) {
+      if (limit >= pos.length) continue
+      const hits = index.search(
         box[0],
         box[1],
         box[2],
         box[3],
-        minSize > 0 ? (i) => (sizes[largest[i] as number] as number) >= minSize : undefined,
+        minSize > 0 ? (i) => (sizes[pos[i] as number] as number) >= minSize : undefined,
       )
       if (hits.length > limit) {
-        const positions = hits.map((i) => largest[i] as number)
+        const positions = hits.map((i) => pos[i] as number)
         return { picked: largestOf(positions, sizes, limit), matched: positions.length }
       }
     }
