@@ -140,8 +140,40 @@ const toLog = (r: LogRow): DeliveryLogEntry => ({
   detail: r.detail,
 })
 
+/** Alert episodes, notices, send jobs and the delivery log (the alert delivery engine's store). */
+export interface DeliveryStore {
+  /** Runs `fn` in one transaction (many small writes: one commit). */
+  inTransaction<T>(fn: () => T): T
+  /** Jobs a stopped server was sending go back to the queue (a message may then go twice, never zero times). */
+  requeueInterrupted(): number
+  /** alert id → current episode, for every alert raised and not cleared. */
+  activeEpisodes(): Map<string, number>
+  /** Starts an episode for each raised alert and ends the cleared ones; answers the new episodes. */
+  transition(raised: string[], cleared: string[], at: number): Map<string, number>
+  /** Queues a notice; false when the member already has this episode (never told twice). */
+  queueNotice(n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>): boolean
+  waitingNotices(): Notice[]
+  dueReminders(now: number): Notice[]
+  updateNotice(
+    key: NoticeKey,
+    change: { state: string; sentAt?: number; reminders: number; nextReminderAt: number | null },
+  ): void
+  /** Whether the member acknowledged the alert in the app (alert_acks, migration 080). */
+  acknowledged(memberId: string, alertId: string): boolean
+  addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): number
+  dueJobs(now: number): DeliveryJob[]
+  /** When the next queued job is due (ms), or null when none waits. */
+  nextJobAt(): number | null
+  updateJob(id: number, state: string, attempts: number, nextAt: number): void
+  log(e: Omit<DeliveryLogEntry, 'id'>): void
+  /** Deletes log lines, finished jobs and notices of ended episodes older than `before` (ms). */
+  prune(before: number): void
+  /** Newest first. */
+  recentLog(limit: number): DeliveryLogEntry[]
+}
+
 /** Alert episodes, notices, send jobs and the delivery log of the accounts database (migration 110). */
-export function createDeliveryStore(db: Database.Database) {
+export function createDeliveryStore(db: Database.Database): DeliveryStore {
   const active = db.prepare<[], { alert_id: string; episode: number }>(
     'SELECT alert_id, episode FROM alert_episodes WHERE active = 1',
   )
@@ -208,6 +240,11 @@ export function createDeliveryStore(db: Database.Database) {
     `DELETE FROM alert_notices WHERE queued_at < ? AND NOT EXISTS (SELECT 1 FROM alert_episodes e
        WHERE e.alert_id = alert_notices.alert_id AND e.episode = alert_notices.episode AND e.active = 1)`,
   )
+  const pruneAll = db.transaction((before: number): void => {
+    pruneLog.run(before)
+    pruneJobs.run(before)
+    pruneNotices.run(before)
+  })
   const requeue = db.prepare("UPDATE delivery_jobs SET state = 'queued' WHERE state = 'sending'")
 
   return {
@@ -282,14 +319,8 @@ export function createDeliveryStore(db: Database.Database) {
       )
     },
     /** Deletes log lines, finished jobs and notices of ended episodes older than `before` (ms). */
-    prune: db.transaction((before: number): void => {
-      pruneLog.run(before)
-      pruneJobs.run(before)
-      pruneNotices.run(before)
-    }),
+    prune: (before: number): void => pruneAll(before),
     /** Newest first. */
     recentLog: (limit: number): DeliveryLogEntry[] => readLog.all(limit).map(toLog),
   }
 }
-
-export type DeliveryStore = ReturnType<typeof createDeliveryStore>

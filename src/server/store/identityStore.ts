@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import { createMemberAdminStore } from './memberAdminStore'
+import { createMemberAdminStore, type MemberAdminStore } from './memberAdminStore'
 
 /** One authentication factor as Stytch reports it on a member session. */
 export interface AuthFactor {
@@ -125,8 +125,41 @@ function toSession(row: SessionRow): SessionRecord {
   }
 }
 
+/** The accounts database's members, sessions, signing keys and audit log (+ administration's queries). */
+export interface IdentityStore extends MemberAdminStore {
+  /**
+   * A number that changes whenever the accounts database may have changed: any commit, by this
+   * process or another (the users CLI, another server). The session check's cache is valid only
+   * while it stays the same, so a revoke, a disable or a role change is seen at once.
+   */
+  changeStamp(): number
+  countMembers(): number
+  listMembers(): MemberRecord[]
+  memberById(id: string): MemberRecord | null
+  memberByEmail(email: string): MemberRecord | null
+  insertMember(m: MemberRecord): void
+  updateMember(
+    id: string,
+    patch: Partial<Pick<MemberRecord, 'name' | 'phone' | 'roles' | 'status' | 'passwordHash' | 'passwordId'>>,
+    at: number,
+  ): void
+  insertSession(s: SessionRecord, tokenHash: string): void
+  sessionByTokenHash(hash: string): SessionRecord | null
+  sessionById(id: string): SessionRecord | null
+  touchSession(id: string, at: number, expiresAt: number): void
+  revokeSession(id: string, at: number): boolean
+  /** Revokes every live session of a member (but `exceptSessionId`); returns how many were revoked. */
+  revokeMemberSessions(memberId: string, at: number, exceptSessionId?: string): number
+  activeSessionCount(memberId: string, at: number): number
+  signingKey(): { kid: string; privateJwk: string; publicJwk: string } | null
+  publicKeys(): string[]
+  insertSigningKey(kid: string, privateJwk: string, publicJwk: string, at: number): void
+  audit(e: AuditEntry): void
+  auditLog(limit?: number): AuditEntry[]
+}
+
 /** Members, sessions, signing keys and the audit log of the bundled identity provider. */
-export function createIdentityStore(db: Database.Database) {
+export function createIdentityStore(db: Database.Database): IdentityStore {
   const memberById = db.prepare<[string], MemberRow>('SELECT * FROM identity_members WHERE member_id = ?')
   const memberByEmail = db.prepare<[string], MemberRow>('SELECT * FROM identity_members WHERE email = ?')
   const sessionByHash = db.prepare<[string], SessionRow>(
@@ -290,5 +323,3 @@ export function createIdentityStore(db: Database.Database) {
   // Member administration's queries (search, audit pages) belong to the same store.
   return { ...store, ...createMemberAdminStore(db, store.memberById) }
 }
-
-export type IdentityStore = ReturnType<typeof createIdentityStore>

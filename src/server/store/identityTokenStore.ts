@@ -36,8 +36,43 @@ export interface ThrottleRecord {
   lockedUntil: number
 }
 
+/** The accounts database's short-lived secrets: intermediate sessions, SMS codes, reset links, throttles. */
+export interface IdentityTokenStore {
+  insertIntermediate(hash: string, r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>): void
+  intermediate(hash: string): IntermediateSessionRecord | null
+  countIntermediateSend(hash: string): void
+  /** Marks an intermediate session used; false when it was already used (single use). */
+  consumeIntermediate(hash: string, at: number): boolean
+  /** Stores a new SMS code and retires every earlier unused code of the member. */
+  replaceOtp(
+    memberId: string,
+    codeHash: string,
+    salt: string,
+    at: number,
+    expiresAt: number,
+    enrolPhone?: string | null,
+  ): void
+  latestOtp(memberId: string): OtpRecord | null
+  countOtpAttempt(id: number): void
+  consumeOtp(id: number, at: number): boolean
+  insertResetToken(
+    hash: string,
+    memberId: string,
+    codeChallenge: string | null,
+    at: number,
+    expiresAt: number,
+  ): void
+  resetToken(hash: string): ResetTokenRecord | null
+  useResetToken(hash: string, at: number): boolean
+  /** Marks every unused reset token of a member used (a reset ends all other outstanding links). */
+  useMemberResetTokens(memberId: string, at: number): number
+  throttle(key: string): ThrottleRecord | null
+  putThrottle(key: string, r: ThrottleRecord): void
+  clearThrottle(key: string): void
+}
+
 /** Short-lived secrets (intermediate sessions, SMS codes, reset tokens) and throttle counters. */
-export function createIdentityTokenStore(db: Database.Database) {
+export function createIdentityTokenStore(db: Database.Database): IdentityTokenStore {
   return {
     insertIntermediate(hash: string, r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>): void {
       db.prepare(
@@ -197,5 +232,3 @@ export function createIdentityTokenStore(db: Database.Database) {
     },
   }
 }
-
-export type IdentityTokenStore = ReturnType<typeof createIdentityTokenStore>

@@ -46,6 +46,15 @@ export interface AuditRecord {
 /** `%` and `_` match themselves in a LIKE pattern built from user text. */
 const like = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
+/** Member administration's queries: member search with filters, the paged audit log. */
+export interface MemberAdminStore {
+  searchMembers(q: MemberSearch): { members: MemberRecord[]; total: number }
+  memberByPasswordId(passwordId: string): MemberRecord | null
+  auditPage(f: AuditFilter): { entries: AuditRecord[]; total: number }
+  /** Distinct event names in the log (for the filter's choices). */
+  auditEvents(): string[]
+}
+
 /**
  * Queries of the member administration: member search with filters, paged audit log. Part of the
  * identity store (createIdentityStore spreads them in), so no caller needs the database handle.
@@ -157,5 +166,3 @@ export function createMemberAdminStore(
     },
   }
 }
-
-export type MemberAdminStore = ReturnType<typeof createMemberAdminStore>
