@@ -2,16 +2,58 @@ import Flatbush from 'flatbush'
 
 type Box = readonly [number, number, number, number]
 
+/** The value of rank `k` (0-based, ascending) of `a`, which it partly reorders (quickselect). */
+function select(a: Float64Array, k: number): number {
+  let lo = 0
+  let hi = a.length - 1
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1
+    const pivot = Math.max(
+      Math.min(a[lo] as number, a[hi] as number),
+      Math.min(Math.max(a[lo] as number, a[hi] as number), a[mid] as number),
+    )
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++
+      while ((a[j] as number) > pivot) j--
+      if (i <= j) {
+        const t = a[i] as number
+        a[i] = a[j] as number
+        a[j] = t
+        i++
+        j--
+      }
+    }
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else return a[k] as number
+  }
+  return a[k] as number
+}
+
 /** The `limit` largest of `hits` (TileData positions; ties by position, i.e. id), in position order. */
-function largestOf(hits: number[], sizes: Float64Array, limit: number): Int32Array {
-  if (hits.length <= limit) return Int32Array.from(hits).sort()
-  const sorted = Float64Array.from(hits, (k) => sizes[k] as number).sort()
-  const threshold = sorted[sorted.length - limit] as number
+function largestOf(hits: ArrayLike<number>, sizes: Float64Array, limit: number): Int32Array {
+  const n = hits.length
+  if (n <= limit) return Int32Array.from(hits).sort()
+  const s = new Float64Array(n)
+  for (let i = 0; i < n; i++) s[i] = sizes[hits[i] as number] as number
+  const threshold = select(s, n - limit)
   const out = new Int32Array(limit)
-  let n = 0
-  for (const k of hits) if ((sizes[k] as number) > threshold) out[n++] = k
-  const ties = Int32Array.from(hits.filter((k) => sizes[k] === threshold)).sort()
-  for (let i = 0; n < limit && i < ties.length; i++) out[n++] = ties[i] as number
+  let m = 0
+  let ties = 0
+  for (let i = 0; i < n; i++) {
+    const v = sizes[hits[i] as number] as number
+    if (v > threshold) out[m++] = hits[i] as number
+    else if (v === threshold) ties++
+  }
+  if (ties > 0) {
+    const tied = new Int32Array(ties)
+    let t = 0
+    for (let i = 0; i < n; i++) if (sizes[hits[i] as number] === threshold) tied[t++] = hits[i] as number
+    tied.sort()
+    for (let i = 0; m < limit && i < tied.length; i++) out[m++] = tied[i] as number
+  }
   return out.sort()
 }
 
@@ -94,7 +136,8 @@ export class TileIndex {
         minSize > 0 ? (i) => (sizes[pos[i] as number] as number) >= minSize : undefined,
       )
       if (hits.length > limit) {
-        const positions = hits.map((i) => pos[i] as number)
+        const positions = new Int32Array(hits.length)
+        for (let i = 0; i < hits.length; i++) positions[i] = pos[hits[i] as number] as number
         return { picked: largestOf(positions, sizes, limit), matched: positions.length }
       }
     }
