@@ -1,12 +1,6 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app'
-import { seedDemo } from '../../src/demo/seedDemo'
-import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
-import { tempDir } from './testApp'
+import { appAsStarted, type TestApp } from './testApp'
 
 // Default deny, tested from outside: every route in Fastify's route table is requested without a
 // credential, plainly and in every spelling an attacker would try; each one that is not on the
@@ -94,30 +88,18 @@ function spellings(url: string): string[] {
   return [...new Set(out)]
 }
 
-let store: SqliteStore
+let started: TestApp
 let app: FastifyInstance
-let dataDir: string
 let routes: Route[]
 
 beforeAll(async () => {
-  dataDir = tempDir('emberline-routeauth-')
-  const staticDir = path.join(dataDir, 'dist')
-  fs.mkdirSync(path.join(staticDir, 'assets'), { recursive: true })
-  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Emberline</title>')
-  fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)')
-  store = openStore(dataDir, defaultCatalog())
-  seedDemo(store, { buildings: 200, steps: [] })
-  // No verifier passed: the identity plugin's bundled verifier guards the routes, as in `npm start`.
-  app = await buildApp({ dataDir, demo: true, store, staticDir })
-  await app.ready()
+  // No verifier: the identity plugin's bundled verifier guards the routes, as in `npm start`.
+  started = await appAsStarted(200)
+  app = started.app
   routes = routeTable(app)
 }, 120_000)
 
-afterAll(async () => {
-  await app.close()
-  store.close()
-  fs.rmSync(dataDir, { recursive: true, force: true })
-})
+afterAll(() => started.close())
 
 describe('the route table', () => {
   it('is read whole (data, tiles, operations, identity and static routes are all in it)', () => {

@@ -61,3 +61,29 @@ export function filtersQuery(...filters: unknown[]): string {
     .map((f) => `filters=${encodeURIComponent(typeof f === 'string' ? f : JSON.stringify(f))}`)
     .join('&')
 }
+
+/**
+ * The app as `npm start` builds it: a seeded demo store, the bundled identity provider's own
+ * session check (no test verifier) and a stand-in built web app (index.html, one asset).
+ */
+export async function appAsStarted(buildings: number): Promise<TestApp> {
+  const dataDir = tempDir('emberline-started-')
+  const staticDir = path.join(dataDir, 'dist')
+  fs.mkdirSync(path.join(staticDir, 'assets'), { recursive: true })
+  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Emberline</title>')
+  fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)')
+  const store = openStore(dataDir, defaultCatalog())
+  seedDemo(store, { buildings, steps: [] })
+  const app = await buildApp({ dataDir, demo: true, store, staticDir })
+  await app.ready()
+  return {
+    app,
+    store,
+    dataDir,
+    async close() {
+      await app.close()
+      store.close()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
