@@ -12,7 +12,7 @@ import { decodeParts, partsToGeometry } from '../../src/server/store/geometryCod
 import { createIdentityStore } from '../../src/server/store/identityStore'
 import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
 import type { FeatureInput } from '../../src/server/store/writeDataset'
-import { tempDir, type TestApp } from './testApp'
+import { tempDir, testApp, type TestApp } from './testApp'
 
 /** Members of the delivery tests: the token is `token-<name>`, the member id `member-<name>`. */
 export const MEMBERS = {
@@ -64,16 +64,7 @@ export async function deliveryApp(env: Record<string, string> = {}): Promise<Tes
   Object.assign(process.env, env)
   const app = await buildApp({ dataDir, demo: true, store, verifier })
   process.env = saved
-  return {
-    app,
-    store,
-    dataDir,
-    async close() {
-      await app.close()
-      store.close()
-      fs.rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
+  return testApp(app, store, dataDir)
 }
 
 /** The demo's "now" (noon of the reference date): hazard times are set relative to it. */

@@ -36,14 +36,8 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-/** A seeded store (small building count) in a temp DATA_DIR and the app over it. */
-export async function seededApp(
-  options: { buildings?: number; demo?: boolean; catalog?: Catalog } = {},
-): Promise<TestApp> {
-  const dataDir = tempDir()
-  const store = openStore(dataDir, options.catalog ?? defaultCatalog())
-  seedDemo(store, { buildings: options.buildings ?? 2000, steps: [] })
-  const app = await buildApp({ dataDir, demo: options.demo ?? true, store, verifier: testVerifier })
+/** The app over a store in a temp DATA_DIR; close() stops the app and removes the directory. */
+export function testApp(app: FastifyInstance, store: SqliteStore, dataDir: string): TestApp {
   return {
     app,
     store,
@@ -54,6 +48,17 @@ export async function seededApp(
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/** A seeded store (small building count) in a temp DATA_DIR and the app over it. */
+export async function seededApp(
+  options: { buildings?: number; demo?: boolean; catalog?: Catalog } = {},
+): Promise<TestApp> {
+  const dataDir = tempDir()
+  const store = openStore(dataDir, options.catalog ?? defaultCatalog())
+  seedDemo(store, { buildings: options.buildings ?? 2000, steps: [] })
+  const app = await buildApp({ dataDir, demo: options.demo ?? true, store, verifier: testVerifier })
+  return testApp(app, store, dataDir)
 }
 
 export function filtersQuery(...filters: unknown[]): string {
@@ -76,14 +81,5 @@ export async function appAsStarted(buildings: number): Promise<TestApp> {
   seedDemo(store, { buildings, steps: [] })
   const app = await buildApp({ dataDir, demo: true, store, staticDir })
   await app.ready()
-  return {
-    app,
-    store,
-    dataDir,
-    async close() {
-      await app.close()
-      store.close()
-      fs.rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
+  return testApp(app, store, dataDir)
 }
