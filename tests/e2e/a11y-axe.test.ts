@@ -132,6 +132,16 @@ async function openLinePopup(page: Page): Promise<void> {
   if (!point) throw new Error('no transmission line drawn in the visible map to click')
   await page.mouse.click(point.x, point.y)
   await page.waitForSelector(mapSelectors.popup, { timeout: 10_000 })
+  // After Leaflet's fade-in: half-faded text would be a contrast finding of the animation.
+  await page.waitForFunction(
+    (selector) => {
+      for (let el = document.querySelector(selector); el; el = el.parentElement)
+        if (getComputedStyle(el).opacity !== '1') return false
+      return true
+    },
+    mapSelectors.popup,
+    { timeout: 10_000 },
+  )
 }
 
 /** Expands every layer of the sidebar: radios, check boxes, legends and intensity sliders shown. */
