@@ -16,6 +16,8 @@ export default defineConfig({
           ],
           environment: 'node',
           testTimeout: 30000,
+          // The PostgreSQL store's tests (and the API suite's PostgreSQL half) need a cluster.
+          globalSetup: ['tests/support/pgGlobalSetup.ts'],
         },
       },
       {
