@@ -4,6 +4,10 @@ import { migratePg, pgDatabase, type PgDatabase } from '../pgDatabase'
 
 /** Set by tests/support/pgGlobalSetup.ts: the throw-away cluster's `emberline` database. */
 export const TEST_PG_ENV = 'EMBERLINE_TEST_DATABASE_URL'
+/** Set by the global setup: a tag in the name of every database this test run makes. */
+export const TEST_PG_RUN_ENV = 'EMBERLINE_TEST_PG_RUN'
+
+const runTag = () => (process.env[TEST_PG_RUN_ENV] ?? 'x').replace(/[^a-z0-9]/g, '')
 
 /** The test cluster's URL (the vitest global setup starts it). */
 export function testClusterUrl(): string {
@@ -45,7 +49,7 @@ export interface TestPg {
  * so every test file works alone. Drop it when done.
  */
 export async function testPg(opts: { migrate?: boolean } = {}): Promise<TestPg> {
-  const name = `t_${crypto.randomBytes(6).toString('hex')}`
+  const name = `t_${runTag()}_${crypto.randomBytes(5).toString('hex')}`
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE emberline`))
   const url = withDatabase(testClusterUrl(), name)
   const db = pgDatabase({ url, max: 5, applicationName: 'emberline-test' })
@@ -61,4 +65,15 @@ export async function testPg(opts: { migrate?: boolean } = {}): Promise<TestPg> 
       await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
     },
   }
+}
+
+/** Drops every database this test run made (the global setup's teardown). */
+export async function dropRunDatabases(): Promise<void> {
+  await admin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 't\\_' || $1 || '\\_%'",
+      [runTag()],
+    )
+    for (const r of rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`)
+  })
 }
