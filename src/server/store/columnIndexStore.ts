@@ -63,6 +63,27 @@ const IDS = ''
 const bytes = (a: Int32Array | Float64Array | Uint32Array): Buffer =>
   Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
+/** One stored row of a persisted column index ('' = the row ids). */
+export interface ColumnIndexRow {
+  field: string
+  kind: string
+  data: Buffer
+  dict: string | null
+}
+
+/** The rows a column index is persisted as (both stores' `column_index` tables). */
+export function columnIndexRows(index: ColumnIndex, fields: readonly FieldDef[]): ColumnIndexRow[] {
+  const rows: ColumnIndexRow[] = [{ field: IDS, kind: 'ids', data: bytes(index.ids), dict: null }]
+  for (const f of fields) {
+    const col = index.column(f.name)
+    if (!col) continue
+    if (col.kind === 'number')
+      rows.push({ field: f.name, kind: 'number', data: bytes(col.values), dict: null })
+    else rows.push({ field: f.name, kind: 'text', data: bytes(col.codes), dict: JSON.stringify(col.dict) })
+  }
+  return rows
+}
+
 /** Writes a column index for `version` of a dataset (replacing any previous one). */
 export function persistColumnIndex(
   db: Database.Database,
@@ -75,13 +96,7 @@ export function persistColumnIndex(
   const put = db.prepare(
     'INSERT INTO column_index (dataset, field, version, kind, data, dict) VALUES (?, ?, ?, ?, ?, ?)',
   )
-  put.run(datasetId, IDS, version, 'ids', bytes(index.ids), null)
-  for (const f of fields) {
-    const col = index.column(f.name)
-    if (!col) continue
-    if (col.kind === 'number') put.run(datasetId, f.name, version, 'number', bytes(col.values), null)
-    else put.run(datasetId, f.name, version, 'text', bytes(col.codes), JSON.stringify(col.dict))
-  }
+  for (const r of columnIndexRows(index, fields)) put.run(datasetId, r.field, version, r.kind, r.data, r.dict)
 }
 
 /** A typed array over a blob (copied when the blob is not aligned for the element size). */
@@ -102,7 +117,15 @@ export function loadColumnIndex(
 ): ColumnIndex | null {
   const rows = db
     .prepare('SELECT field, kind, data, dict FROM column_index WHERE dataset = ? AND version = ?')
-    .all(datasetId, version) as { field: string; kind: string; data: Buffer; dict: string | null }[]
+    .all(datasetId, version) as ColumnIndexRow[]
+  return columnIndexFromRows(rows, fields)
+}
+
+/** A column index from its persisted rows; null when one of `fields` is missing or a row is unreadable. */
+export function columnIndexFromRows(
+  rows: readonly ColumnIndexRow[],
+  fields: readonly FieldDef[],
+): ColumnIndex | null {
   const byField = new Map(rows.map((r) => [r.field, r]))
   const idRow = byField.get(IDS)
   if (!idRow) return null

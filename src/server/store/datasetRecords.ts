@@ -123,7 +123,7 @@ export class DatasetRecords {
         .prepare(`${this.selectColumns(d)} FROM ${features} ORDER BY id LIMIT ? OFFSET ?`)
         .raw()
         .all(limit, offset) as unknown[][]
-      return { records: rows.map((row) => this.toRecord(d, row)), total: this.info(d.id).count }
+      return { records: rows.map((row) => recordOf(d, row)), total: this.info(d.id).count }
     }
     const index = this.index(d.id)
     if (!index) return this.bySql(d, filters, limit, offset, sort)
@@ -157,7 +157,7 @@ export class DatasetRecords {
     for (const row of select.all(params) as unknown[][]) byId.set(Number(row[0]), row)
     return ids.flatMap((id) => {
       const row = byId.get(id)
-      return row ? [this.toRecord(d, row)] : []
+      return row ? [recordOf(d, row)] : []
     })
   }
 
@@ -194,17 +194,18 @@ export class DatasetRecords {
       .prepare(`${this.selectColumns(d)} FROM ${features}${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .raw()
       .all(...params, limit, offset) as unknown[][]
-    return { records: rows.map((row) => this.toRecord(d, row)), total }
+    return { records: rows.map((row) => recordOf(d, row)), total }
   }
+}
 
-  private toRecord(d: DatasetDef, row: unknown[]): RecordRow {
-    const rec: RecordRow = { id: Number(row[0]) }
-    d.fields.forEach((f, i) => {
-      const v = row[i + 5]
-      rec[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
-    })
-    // A record kept without geometry (zone-only alert) has no bbox: `null`.
-    rec.bbox = row[1] === null ? null : [row[1], row[2], row[3], row[4]].map((v) => round6(Number(v)))
-    return rec
-  }
+/** A row `id, minx, miny, maxx, maxy, <fields…>` as the records API answers it (both stores). */
+export function recordOf(d: DatasetDef, row: unknown[]): RecordRow {
+  const rec: RecordRow = { id: Number(row[0]) }
+  d.fields.forEach((f, i) => {
+    const v = row[i + 5]
+    rec[f.name] = typeof v === 'number' || typeof v === 'string' ? v : null
+  })
+  // A record kept without geometry (zone-only alert) has no bbox: `null`.
+  rec.bbox = row[1] === null ? null : [row[1], row[2], row[3], row[4]].map((v) => round6(Number(v)))
+  return rec
 }

@@ -23,7 +23,8 @@ export interface FeedStatus {
   lastModified: string | null
 }
 
-interface StatusRow {
+/** A `feed_status` row (both stores). */
+export interface StatusRow {
   feed: string
   dataset: string
   source: string | null
@@ -38,7 +39,7 @@ interface StatusRow {
   last_modified: string | null
 }
 
-function toStatus(r: StatusRow): FeedStatus {
+export function toStatus(r: StatusRow): FeedStatus {
   let summary: RunSummary | null = null
   try {
     summary = r.summary ? (JSON.parse(r.summary) as RunSummary) : null
@@ -61,30 +62,47 @@ function toStatus(r: StatusRow): FeedStatus {
   }
 }
 
+/**
+ * A feed's records as stored (both stores): one JSON list of [key, time, approximate, geometry
+ * (a point as [lon, lat]), ...values in `fields` order].
+ */
+export function encodeFeedRows(rows: readonly FeedRow[], fields: readonly string[]): string {
+  return JSON.stringify(
+    rows.map((r) => [
+      r.key,
+      r.time,
+      r.approximate ? 1 : 0,
+      r.geometry?.type === 'Point' ? r.geometry.coordinates : r.geometry,
+      ...fields.map((f) => r.props[f] ?? null),
+    ]),
+  )
+}
+
+/** The records written by encodeFeedRows. */
+export function decodeFeedRows(text: string, fields: readonly string[]): FeedRow[] {
+  return (JSON.parse(text) as unknown[][]).map((r) => {
+    const props: FeedRow['props'] = {}
+    fields.forEach((f, i) => (props[f] = (r[i + 4] ?? null) as string | number | null))
+    return {
+      key: r[0] as string,
+      time: r[1] as string | null,
+      approximate: r[2] === 1,
+      geometry: Array.isArray(r[3])
+        ? { type: 'Point', coordinates: r[3] as number[] }
+        : (r[3] as FeedRow['geometry']),
+      props,
+    }
+  })
+}
+
 /** Feed records and freshness in the feature store (migration 100_feeds.sql). */
 export class FeedStore implements FeedStorage {
   constructor(private readonly db: Database.Database) {}
 
-  /**
-   * The feed's current records (empty before its first successful run). Stored compactly as one
-   * JSON list of [key, time, approximate, geometry (a point as [lon, lat]), ...values in `fields` order].
-   */
+  /** The feed's current records (empty before its first successful run). */
   rows(feed: string, fields: readonly string[]): FeedRow[] {
     const text: unknown = this.db.prepare('SELECT rows FROM feed_records WHERE feed = ?').pluck().get(feed)
-    if (typeof text !== 'string') return []
-    return (JSON.parse(text) as unknown[][]).map((r) => {
-      const props: FeedRow['props'] = {}
-      fields.forEach((f, i) => (props[f] = (r[i + 4] ?? null) as string | number | null))
-      return {
-        key: r[0] as string,
-        time: r[1] as string | null,
-        approximate: r[2] === 1,
-        geometry: Array.isArray(r[3])
-          ? { type: 'Point', coordinates: r[3] as number[] }
-          : (r[3] as FeedRow['geometry']),
-        props,
-      }
-    })
+    return typeof text === 'string' ? decodeFeedRows(text, fields) : []
   }
 
   status(feed: string): FeedStatus | null {
@@ -118,19 +136,7 @@ export class FeedStore implements FeedStorage {
       this.ensure(feed, dataset)
       this.db
         .prepare('INSERT OR REPLACE INTO feed_records (feed, row_count, rows) VALUES (?, ?, ?)')
-        .run(
-          feed,
-          rows.length,
-          JSON.stringify(
-            rows.map((r) => [
-              r.key,
-              r.time,
-              r.approximate ? 1 : 0,
-              r.geometry?.type === 'Point' ? r.geometry.coordinates : r.geometry,
-              ...fields.map((f) => r.props[f] ?? null),
-            ]),
-          ),
-        )
+        .run(feed, rows.length, encodeFeedRows(rows, fields))
       this.db
         .prepare(
           `UPDATE feed_status SET dataset = ?, source = ?, last_attempt_at = ?, last_success_at = ?, newest_data_at = ?,

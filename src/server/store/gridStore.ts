@@ -31,7 +31,8 @@ interface GridRow {
   version: string
 }
 
-function versionOf(hours: readonly GridRaster[]): string {
+/** A grid's content version (ETags, caches): a hash of every hour's extent and values (both stores). */
+export function gridVersion(hours: readonly GridRaster[]): string {
   const hash = createHash('sha1')
   for (const g of hours) {
     hash.update(`${g.nx},${g.ny},${g.west},${g.south},${g.east},${g.north};`)
@@ -55,7 +56,7 @@ export class GridStore implements GridStorage {
   /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
   replaceGrid(id: string, hours: readonly GridRaster[], source: string): string {
     if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
-    const version = versionOf(hours)
+    const version = gridVersion(hours)
     const insert = this.db.prepare(
       'INSERT INTO grids (id, hour, nx, ny, west, south, east, north, data, version, source) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
     )

@@ -37,6 +37,60 @@ export function temporalField(d: DatasetDef): string | undefined {
   return d.fields.find((f) => f.type === 'date')?.name
 }
 
+/**
+ * Extents from rows `[id, minx, miny, maxx, maxy, time?]` in id order (`n` = the row count read
+ * before; fewer rows are kept as read). Both stores read their rows into it.
+ */
+export function extentsFromRows(
+  version: number,
+  n: number,
+  hasTime: boolean,
+  rows: Iterable<unknown[]>,
+): DatasetExtents {
+  const ext: DatasetExtents = {
+    version,
+    ids: new Int32Array(n),
+    minx: new Float64Array(n),
+    miny: new Float64Array(n),
+    maxx: new Float64Array(n),
+    maxy: new Float64Array(n),
+    times: hasTime ? new Float64Array(n) : null,
+    timeRange: null,
+  } satisfies DatasetExtents
+  let i = 0
+  let lo = Infinity
+  let hi = -Infinity
+  for (const row of rows) {
+    if (i >= n) break
+    ext.ids[i] = Number(row[0])
+    // A record without geometry gets an empty (inverted) box: no bbox query ever meets it.
+    const located = row[1] !== null
+    ext.minx[i] = located ? Number(row[1]) : Infinity
+    ext.miny[i] = located ? Number(row[2]) : Infinity
+    ext.maxx[i] = located ? Number(row[3]) : -Infinity
+    ext.maxy[i] = located ? Number(row[4]) : -Infinity
+    if (ext.times) {
+      const t = typeof row[5] === 'string' ? Date.parse(row[5]) : NaN
+      ext.times[i] = t
+      if (t < lo) lo = t
+      if (t > hi) hi = t
+    }
+    i++
+  }
+  // Rows deleted between the count and the read: keep what was read.
+  const out: DatasetExtents = {
+    version,
+    ids: ext.ids.subarray(0, i),
+    minx: ext.minx.subarray(0, i),
+    miny: ext.miny.subarray(0, i),
+    maxx: ext.maxx.subarray(0, i),
+    maxy: ext.maxy.subarray(0, i),
+    times: ext.times ? ext.times.subarray(0, i) : null,
+    timeRange: Number.isFinite(lo) && Number.isFinite(hi) ? [lo, hi] : null,
+  }
+  return out
+}
+
 /** Reads features with geometry by id, and the per-row extents, for the OGC routes and exports. */
 export class OgcFeatureReader implements OgcFeatureStorage {
   private readonly extentCache = new Map<string, DatasetExtents>()
@@ -106,53 +160,13 @@ export class OgcFeatureReader implements OgcFeatureStorage {
     const time = temporalField(d)
     const { features } = tableNames(d.id)
     const n = Number(this.db.prepare(`SELECT count(*) FROM ${features}`).pluck().get())
-    const ext: DatasetExtents = {
-      version,
-      ids: new Int32Array(n),
-      minx: new Float64Array(n),
-      miny: new Float64Array(n),
-      maxx: new Float64Array(n),
-      maxy: new Float64Array(n),
-      times: time ? new Float64Array(n) : null,
-      timeRange: null,
-    } satisfies DatasetExtents
     const rows = this.db
       .prepare(
         `SELECT id, minx, miny, maxx, maxy${time ? ', ' + fieldColumn(time) : ''} FROM ${features} ORDER BY id`,
       )
       .raw()
       .iterate() as Iterable<unknown[]>
-    let i = 0
-    let lo = Infinity
-    let hi = -Infinity
-    for (const row of rows) {
-      if (i >= n) break
-      ext.ids[i] = Number(row[0])
-      // A record without geometry gets an empty (inverted) box: no bbox query ever meets it.
-      const located = row[1] !== null
-      ext.minx[i] = located ? Number(row[1]) : Infinity
-      ext.miny[i] = located ? Number(row[2]) : Infinity
-      ext.maxx[i] = located ? Number(row[3]) : -Infinity
-      ext.maxy[i] = located ? Number(row[4]) : -Infinity
-      if (ext.times) {
-        const t = typeof row[5] === 'string' ? Date.parse(row[5]) : NaN
-        ext.times[i] = t
-        if (t < lo) lo = t
-        if (t > hi) hi = t
-      }
-      i++
-    }
-    // Rows deleted between the count and the read: keep what was read.
-    const out: DatasetExtents = {
-      version,
-      ids: ext.ids.subarray(0, i),
-      minx: ext.minx.subarray(0, i),
-      miny: ext.miny.subarray(0, i),
-      maxx: ext.maxx.subarray(0, i),
-      maxy: ext.maxy.subarray(0, i),
-      times: ext.times ? ext.times.subarray(0, i) : null,
-      timeRange: Number.isFinite(lo) && Number.isFinite(hi) ? [lo, hi] : null,
-    }
+    const out = extentsFromRows(version, n, time !== undefined, rows)
     this.extentCache.set(d.id, out)
     return out
   }

@@ -82,6 +82,21 @@ export class PgDatabase {
     }
   }
 
+  /**
+   * Runs `fn` with one client: the current transaction's inside `tx()` (a COPY then joins it),
+   * otherwise one taken from the pool for the call.
+   */
+  async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const inTx = this.txClient.getStore()
+    if (inTx) return fn(inTx)
+    const client = await this.pool.connect()
+    try {
+      return await fn(client)
+    } finally {
+      client.release()
+    }
+  }
+
   /** A dedicated client outside the pool's rotation (COPY streams, LISTEN, session advisory locks). */
   connect(): Promise<pg.PoolClient> {
     return this.pool.connect()
