@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
-import { createIdentityStore } from './identityStore'
+import type { Awaitable } from './Awaitable'
+import { auditWriter } from './identityStore'
 
 export type DeliveryChannelChoice = 'sms' | 'email' | 'both'
 
@@ -24,11 +25,16 @@ export interface SubscriptionActor {
 
 export interface AlertSubscriptionStore {
   /** The member's subscription, or null when they never subscribed. */
-  read(memberId: string): AlertSubscription | null
+  read(memberId: string): Awaitable<AlertSubscription | null>
   /** Every stored subscription (member id → subscription). */
-  all(): Map<string, AlertSubscription>
-  /** Replaces the member's subscription and writes `alert.subscription_changed` to the audit log. */
-  write(memberId: string, subscription: AlertSubscription, actor: SubscriptionActor, at: number): void
+  all(): Awaitable<Map<string, AlertSubscription>>
+  /** Replaces the member's subscription and writes `alert.subscription_changed` to the audit log (one transaction). */
+  write(
+    memberId: string,
+    subscription: AlertSubscription,
+    actor: SubscriptionActor,
+    at: number,
+  ): Awaitable<void>
 }
 
 interface Row {
@@ -60,7 +66,7 @@ const toSubscription = (row: Row): AlertSubscription => ({
 })
 
 export function createAlertSubscriptionStore(db: Database.Database): AlertSubscriptionStore {
-  const identity = createIdentityStore(db)
+  const writeAudit = auditWriter(db)
   const one = db.prepare<[string], Row>('SELECT * FROM alert_subscriptions WHERE member_id = ?')
   const every = db.prepare<[], Row>('SELECT * FROM alert_subscriptions ORDER BY member_id')
   const upsert = db.prepare(
@@ -81,7 +87,7 @@ export function createAlertSubscriptionStore(db: Database.Database): AlertSubscr
         s.quietHours?.end ?? null,
         at,
       )
-      identity.audit({
+      writeAudit({
         at,
         event: 'alert.subscription_changed',
         memberId: actor.memberId,

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
-import { createIdentityStore } from './identityStore'
+import type { Awaitable } from './Awaitable'
+import { auditWriter } from './identityStore'
 
 /** Who changed an acknowledgement, for the audit log. */
 export interface AckActor {
@@ -12,15 +13,15 @@ export interface AckActor {
 /** Alert acknowledgements per member (table alert_acks, migration 080), audited in identity_audit. */
 export interface AlertsStore {
   /** alert id → acknowledged at (ms) for one member. */
-  acknowledgements(memberId: string): Map<string, number>
-  /** Idempotent: answers the first acknowledgement time; audits only a new acknowledgement. */
-  acknowledge(alertId: string, actor: AckActor, at: number): number
-  /** Removes the member's acknowledgement; false when there was none. Audits a removal. */
-  unacknowledge(alertId: string, actor: AckActor, at: number): boolean
+  acknowledgements(memberId: string): Awaitable<Map<string, number>>
+  /** Idempotent: answers the first acknowledgement time; audits only a new acknowledgement (one transaction). */
+  acknowledge(alertId: string, actor: AckActor, at: number): Awaitable<number>
+  /** Removes the member's acknowledgement; false when there was none. Audits a removal (one transaction). */
+  unacknowledge(alertId: string, actor: AckActor, at: number): Awaitable<boolean>
 }
 
 export function createAlertsStore(db: Database.Database): AlertsStore {
-  const identity = createIdentityStore(db)
+  const writeAudit = auditWriter(db)
   const list = db.prepare<[string], { alert_id: string; at: number }>(
     'SELECT alert_id, at FROM alert_acks WHERE member_id = ?',
   )
@@ -30,7 +31,7 @@ export function createAlertsStore(db: Database.Database): AlertsStore {
     .pluck()
   const remove = db.prepare('DELETE FROM alert_acks WHERE alert_id = ? AND member_id = ?')
   const audit = (event: string, alertId: string, actor: AckActor, at: number) =>
-    identity.audit({
+    writeAudit({
       at,
       event,
       memberId: actor.memberId,

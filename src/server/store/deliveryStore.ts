@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { Awaitable } from './Awaitable'
 
 /** One member's notice of one episode of one alert (table alert_notices, migration 110). */
 export interface Notice {
@@ -142,34 +143,42 @@ const toLog = (r: LogRow): DeliveryLogEntry => ({
 
 /** Alert episodes, notices, send jobs and the delivery log (the alert delivery engine's store). */
 export interface DeliveryStore {
-  /** Runs `fn` in one transaction (many small writes: one commit). */
-  inTransaction<T>(fn: () => T): T
+  /**
+   * Runs `fn` in one transaction (many small writes: one commit; all or nothing). `fn` awaits only
+   * this store's methods (the SQLite store's transaction must not wait on anything else).
+   */
+  inTransaction<T>(fn: () => Promise<T>): Promise<T>
   /** Jobs a stopped server was sending go back to the queue (a message may then go twice, never zero times). */
-  requeueInterrupted(): number
+  requeueInterrupted(): Awaitable<number>
   /** alert id → current episode, for every alert raised and not cleared. */
-  activeEpisodes(): Map<string, number>
-  /** Starts an episode for each raised alert and ends the cleared ones; answers the new episodes. */
-  transition(raised: string[], cleared: string[], at: number): Map<string, number>
+  activeEpisodes(): Awaitable<Map<string, number>>
+  /** Starts an episode for each raised alert and ends the cleared ones; answers the new episodes (one transaction). */
+  transition(raised: string[], cleared: string[], at: number): Awaitable<Map<string, number>>
   /** Queues a notice; false when the member already has this episode (never told twice). */
-  queueNotice(n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>): boolean
-  waitingNotices(): Notice[]
-  dueReminders(now: number): Notice[]
+  queueNotice(n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>): Awaitable<boolean>
+  waitingNotices(): Awaitable<Notice[]>
+  dueReminders(now: number): Awaitable<Notice[]>
   updateNotice(
     key: NoticeKey,
     change: { state: string; sentAt?: number; reminders: number; nextReminderAt: number | null },
-  ): void
+  ): Awaitable<void>
   /** Whether the member acknowledged the alert in the app (alert_acks, migration 080). */
-  acknowledged(memberId: string, alertId: string): boolean
-  addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): number
-  dueJobs(now: number): DeliveryJob[]
+  acknowledged(memberId: string, alertId: string): Awaitable<boolean>
+  addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): Awaitable<number>
+  dueJobs(now: number): Awaitable<DeliveryJob[]>
+  /**
+   * Claims a queued job for sending (state `sending`, attempts and next time set); false when it
+   * is no longer queued (another run claimed it), so no job is sent twice by overlapping runs.
+   */
+  claimJob(id: number, attempts: number, at: number): Awaitable<boolean>
   /** When the next queued job is due (ms), or null when none waits. */
-  nextJobAt(): number | null
-  updateJob(id: number, state: string, attempts: number, nextAt: number): void
-  log(e: Omit<DeliveryLogEntry, 'id'>): void
+  nextJobAt(): Awaitable<number | null>
+  updateJob(id: number, state: string, attempts: number, nextAt: number): Awaitable<void>
+  log(e: Omit<DeliveryLogEntry, 'id'>): Awaitable<void>
   /** Deletes log lines, finished jobs and notices of ended episodes older than `before` (ms). */
-  prune(before: number): void
+  prune(before: number): Awaitable<void>
   /** Newest first. */
-  recentLog(limit: number): DeliveryLogEntry[]
+  recentLog(limit: number): Awaitable<DeliveryLogEntry[]>
 }
 
 /** Alert episodes, notices, send jobs and the delivery log of the accounts database (migration 110). */
@@ -246,10 +255,30 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
     pruneNotices.run(before)
   })
   const requeue = db.prepare("UPDATE delivery_jobs SET state = 'queued' WHERE state = 'sending'")
+  const claim = db.prepare(
+    "UPDATE delivery_jobs SET state = 'sending', attempts = ?, next_at = ? WHERE id = ? AND state = 'queued'",
+  )
+
+  /**
+   * BEGIN … COMMIT around an async `fn` whose awaits are this store's synchronous methods only, so
+   * nothing else runs on the connection in between; nested calls join the outer transaction.
+   */
+  async function inTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (db.inTransaction) return fn()
+    db.exec('BEGIN')
+    try {
+      const result = await fn()
+      db.exec('COMMIT')
+      return result
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK')
+      throw err
+    }
+  }
 
   return {
     /** Runs `fn` in one transaction (many small writes: one commit). */
-    inTransaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    inTransaction: <T>(fn: () => Promise<T>): Promise<T> => inTransaction(fn),
     /** Jobs a stopped server was sending go back to the queue (a message may then go twice, never zero times). */
     requeueInterrupted: (): number => requeue.run().changes,
     /** alert id → current episode, for every alert raised and not cleared. */
@@ -297,6 +326,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
       return Number(r.lastInsertRowid)
     },
     dueJobs: (now: number): DeliveryJob[] => jobsDue.all(now).map(toJob),
+    claimJob: (id: number, attempts: number, at: number): boolean => claim.run(attempts, at, id).changes > 0,
     /** When the next queued job is due (ms), or null when none waits. */
     nextJobAt: (): number | null => {
       const v = nextJob.get()

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { Awaitable } from './Awaitable'
 import { createMemberAdminStore, type MemberAdminStore } from './memberAdminStore'
 
 /** One authentication factor as Stytch reports it on a member session. */
@@ -125,37 +126,59 @@ function toSession(row: SessionRow): SessionRecord {
   }
 }
 
-/** The accounts database's members, sessions, signing keys and audit log (+ administration's queries). */
+/**
+ * The accounts database's members, sessions, signing keys and audit log (+ administration's
+ * queries). The SQLite store answers synchronously, the PostgreSQL store with promises: callers
+ * always `await` (Awaitable).
+ */
 export interface IdentityStore extends MemberAdminStore {
   /**
    * A number that changes whenever the accounts database may have changed: any commit, by this
    * process or another (the users CLI, another server). The session check's cache is valid only
-   * while it stays the same, so a revoke, a disable or a role change is seen at once.
+   * while it stays the same, so a revoke, a disable or a role change is seen at once. Absent
+   * when the store cannot answer it cheaply and synchronously (PostgreSQL shared by several
+   * servers): then every request's session is verified against the database (no cache).
    */
-  changeStamp(): number
-  countMembers(): number
-  listMembers(): MemberRecord[]
-  memberById(id: string): MemberRecord | null
-  memberByEmail(email: string): MemberRecord | null
-  insertMember(m: MemberRecord): void
+  changeStamp?(): number
+  countMembers(): Awaitable<number>
+  listMembers(): Awaitable<MemberRecord[]>
+  memberById(id: string): Awaitable<MemberRecord | null>
+  memberByEmail(email: string): Awaitable<MemberRecord | null>
+  insertMember(m: MemberRecord): Awaitable<void>
+  /** Changes only the fields named in `patch` (atomically: a concurrent patch of other fields is kept). */
   updateMember(
     id: string,
     patch: Partial<Pick<MemberRecord, 'name' | 'phone' | 'roles' | 'status' | 'passwordHash' | 'passwordId'>>,
     at: number,
-  ): void
-  insertSession(s: SessionRecord, tokenHash: string): void
-  sessionByTokenHash(hash: string): SessionRecord | null
-  sessionById(id: string): SessionRecord | null
-  touchSession(id: string, at: number, expiresAt: number): void
-  revokeSession(id: string, at: number): boolean
+  ): Awaitable<void>
+  insertSession(s: SessionRecord, tokenHash: string): Awaitable<void>
+  sessionByTokenHash(hash: string): Awaitable<SessionRecord | null>
+  sessionById(id: string): Awaitable<SessionRecord | null>
+  /** Extends a session that is not revoked; false when it was revoked meanwhile (or is unknown). */
+  touchSession(id: string, at: number, expiresAt: number): Awaitable<boolean>
+  revokeSession(id: string, at: number): Awaitable<boolean>
   /** Revokes every live session of a member (but `exceptSessionId`); returns how many were revoked. */
-  revokeMemberSessions(memberId: string, at: number, exceptSessionId?: string): number
-  activeSessionCount(memberId: string, at: number): number
-  signingKey(): { kid: string; privateJwk: string; publicJwk: string } | null
-  publicKeys(): string[]
-  insertSigningKey(kid: string, privateJwk: string, publicJwk: string, at: number): void
-  audit(e: AuditEntry): void
-  auditLog(limit?: number): AuditEntry[]
+  revokeMemberSessions(memberId: string, at: number, exceptSessionId?: string): Awaitable<number>
+  activeSessionCount(memberId: string, at: number): Awaitable<number>
+  signingKey(): Awaitable<{ kid: string; privateJwk: string; publicJwk: string } | null>
+  publicKeys(): Awaitable<string[]>
+  /** Stores a signing key unless one with this kid exists (two servers starting together keep one). */
+  insertSigningKey(kid: string, privateJwk: string, publicJwk: string, at: number): Awaitable<void>
+  audit(e: AuditEntry): Awaitable<void>
+  auditLog(limit?: number): Awaitable<AuditEntry[]>
+}
+
+/**
+ * Writes one audit entry through `db`, synchronously: the SQLite stores that audit inside their
+ * own transaction (acknowledgements, subscriptions) use it directly.
+ */
+export function auditWriter(db: Database.Database): (e: AuditEntry) => void {
+  const insert = db.prepare(
+    'INSERT INTO identity_audit (at, event, actor_id, member_id, subject, ip, detail) VALUES (?,?,?,?,?,?,?)',
+  )
+  return (e) => {
+    insert.run(e.at, e.event, e.actorId ?? null, e.memberId, e.subject, e.ip, JSON.stringify(e.detail))
+  }
 }
 
 /** Members, sessions, signing keys and the audit log of the bundled identity provider. */
@@ -260,10 +283,14 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
       const row = sessionById.get(id)
       return row ? toSession(row) : null
     },
-    touchSession(id: string, at: number, expiresAt: number): void {
-      db.prepare(
-        'UPDATE identity_sessions SET last_accessed_at = ?, expires_at = ? WHERE session_id = ?',
-      ).run(at, expiresAt, id)
+    touchSession(id: string, at: number, expiresAt: number): boolean {
+      return (
+        db
+          .prepare(
+            'UPDATE identity_sessions SET last_accessed_at = ?, expires_at = ? WHERE session_id = ? AND revoked_at IS NULL',
+          )
+          .run(at, expiresAt, id).changes > 0
+      )
     },
     revokeSession(id: string, at: number): boolean {
       return (
@@ -310,11 +337,7 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
       ).run(kid, privateJwk, publicJwk, at)
     },
 
-    audit(e: AuditEntry): void {
-      db.prepare(
-        'INSERT INTO identity_audit (at, event, actor_id, member_id, subject, ip, detail) VALUES (?,?,?,?,?,?,?)',
-      ).run(e.at, e.event, e.actorId ?? null, e.memberId, e.subject, e.ip, JSON.stringify(e.detail))
-    },
+    audit: auditWriter(db),
     auditLog: (limit = 100): AuditEntry[] =>
       (db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as AuditRow[]).map(
         auditEntryOf,

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { Awaitable } from './Awaitable'
 import type { AuthFactor } from './identityStore'
 
 export interface IntermediateSessionRecord {
@@ -36,14 +37,38 @@ export interface ThrottleRecord {
   lockedUntil: number
 }
 
-/** The accounts database's short-lived secrets: intermediate sessions, SMS codes, reset links, throttles. */
+/** One failure counter to bump: `max` failures within `windowMs` lock `key` for `lockMs`. */
+export interface ThrottleRule {
+  key: string
+  max: number
+  windowMs: number
+  lockMs: number
+}
+
+/** What one throttled attempt found and did. */
+export interface ThrottleOutcome {
+  /** Milliseconds left on the longest lock among the checked keys; > 0: refused, nothing counted. */
+  lockedFor: number
+  /** The keys this attempt locked (their failure reached `max`). */
+  locked: string[]
+}
+
+/**
+ * The accounts database's short-lived secrets: intermediate sessions, SMS codes, reset links,
+ * throttles. Every read-modify-write is one method, so the PostgreSQL store makes it atomic across
+ * servers (one statement or one transaction) and the SQLite store in one transaction.
+ */
 export interface IdentityTokenStore {
-  insertIntermediate(hash: string, r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>): void
-  intermediate(hash: string): IntermediateSessionRecord | null
-  countIntermediateSend(hash: string): void
+  insertIntermediate(
+    hash: string,
+    r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>,
+  ): Awaitable<void>
+  intermediate(hash: string): Awaitable<IntermediateSessionRecord | null>
+  /** Counts one SMS sent for an intermediate session; false (nothing counted) once `maxSends` were sent. */
+  countIntermediateSend(hash: string, maxSends: number): Awaitable<boolean>
   /** Marks an intermediate session used; false when it was already used (single use). */
-  consumeIntermediate(hash: string, at: number): boolean
-  /** Stores a new SMS code and retires every earlier unused code of the member. */
+  consumeIntermediate(hash: string, at: number): Awaitable<boolean>
+  /** Stores a new SMS code and retires every earlier unused code of the member (one transaction). */
   replaceOtp(
     memberId: string,
     codeHash: string,
@@ -51,28 +76,126 @@ export interface IdentityTokenStore {
     at: number,
     expiresAt: number,
     enrolPhone?: string | null,
-  ): void
-  latestOtp(memberId: string): OtpRecord | null
-  countOtpAttempt(id: number): void
-  consumeOtp(id: number, at: number): boolean
+  ): Awaitable<void>
+  /** The member's latest code, whatever its state. */
+  latestOtp(memberId: string): Awaitable<OtpRecord | null>
+  /**
+   * One verification attempt on the member's latest code, atomically: when that code is unused,
+   * unexpired (`expiresAt > now`) and has had fewer than `maxAttempts` attempts, its attempts go
+   * up by one and the code is answered with the count including this attempt; otherwise null
+   * (no usable code) and nothing changes. Parallel attempts never exceed `maxAttempts`.
+   */
+  takeOtpAttempt(memberId: string, maxAttempts: number, now: number): Awaitable<OtpRecord | null>
+  /** Marks a code used; false when it was already used (single use). */
+  consumeOtp(id: number, at: number): Awaitable<boolean>
   insertResetToken(
     hash: string,
     memberId: string,
     codeChallenge: string | null,
     at: number,
     expiresAt: number,
-  ): void
-  resetToken(hash: string): ResetTokenRecord | null
-  useResetToken(hash: string, at: number): boolean
+  ): Awaitable<void>
+  resetToken(hash: string): Awaitable<ResetTokenRecord | null>
+  /** Marks a reset token used; false when it was already used (single use). */
+  useResetToken(hash: string, at: number): Awaitable<boolean>
   /** Marks every unused reset token of a member used (a reset ends all other outstanding links). */
-  useMemberResetTokens(memberId: string, at: number): number
-  throttle(key: string): ThrottleRecord | null
-  putThrottle(key: string, r: ThrottleRecord): void
-  clearThrottle(key: string): void
+  useMemberResetTokens(memberId: string, at: number): Awaitable<number>
+  /** A throttle counter as stored (tests, diagnostics); null when none. */
+  throttle(key: string): Awaitable<ThrottleRecord | null>
+  /** Milliseconds left on the longest lock among `keys` at `now`; 0 when none is locked. */
+  lockedFor(keys: readonly string[], now: number): Awaitable<number>
+  /**
+   * One throttled attempt, atomically (all servers count into the same counters): when any of
+   * `check` is locked at `now`, answers the time left and counts nothing; otherwise counts one
+   * failure for every rule of `count` and answers the keys it locked. Counting: a failure outside
+   * the key's window (`now - windowStart >= windowMs`) starts a new window at 1; the failure that
+   * reaches `max` locks the key until `now + lockMs` and starts the count again at 0 (window = now).
+   */
+  throttleAttempt(
+    check: readonly string[],
+    count: readonly ThrottleRule[],
+    now: number,
+  ): Awaitable<ThrottleOutcome>
+  clearThrottle(key: string): Awaitable<void>
 }
+
+interface OtpRow {
+  id: number
+  member_id: string
+  code_hash: string
+  salt: string
+  attempts: number
+  expires_at: number
+  consumed_at: number | null
+  phone: string | null
+}
+
+const toOtp = (row: OtpRow): OtpRecord => ({
+  phone: row.phone,
+  id: row.id,
+  memberId: row.member_id,
+  codeHash: row.code_hash,
+  salt: row.salt,
+  attempts: row.attempts,
+  expiresAt: row.expires_at,
+  consumedAt: row.consumed_at,
+})
 
 /** Short-lived secrets (intermediate sessions, SMS codes, reset tokens) and throttle counters. */
 export function createIdentityTokenStore(db: Database.Database): IdentityTokenStore {
+  const latestOtpRow = db.prepare<[string], OtpRow>(
+    'SELECT * FROM identity_otp_codes WHERE member_id = ? ORDER BY id DESC LIMIT 1',
+  )
+  const latestOtp = (memberId: string): OtpRecord | null => {
+    const row = latestOtpRow.get(memberId)
+    return row ? toOtp(row) : null
+  }
+  const countAttempt = db.prepare('UPDATE identity_otp_codes SET attempts = attempts + 1 WHERE id = ?')
+  const takeOtpAttempt = db.transaction(
+    (memberId: string, maxAttempts: number, now: number): OtpRecord | null => {
+      const otp = latestOtp(memberId)
+      if (!otp || otp.consumedAt !== null || otp.expiresAt <= now || otp.attempts >= maxAttempts) return null
+      countAttempt.run(otp.id)
+      return { ...otp, attempts: otp.attempts + 1 }
+    },
+  )
+
+  const throttleRow = db.prepare<[string], { failures: number; window_start: number; locked_until: number }>(
+    'SELECT failures, window_start, locked_until FROM identity_throttle WHERE key = ?',
+  )
+  const throttle = (key: string): ThrottleRecord | null => {
+    const row = throttleRow.get(key)
+    return row
+      ? { failures: row.failures, windowStart: row.window_start, lockedUntil: row.locked_until }
+      : null
+  }
+  const putThrottle = db.prepare(
+    `INSERT INTO identity_throttle (key, failures, window_start, locked_until) VALUES (?,?,?,?)
+     ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
+       locked_until = excluded.locked_until`,
+  )
+  const lockedFor = (keys: readonly string[], now: number): number =>
+    Math.max(0, ...keys.map((key) => (throttle(key)?.lockedUntil ?? 0) - now))
+  /** One failure of `rule` at `now`; true when it locked the key. */
+  const fail = (rule: ThrottleRule, now: number): boolean => {
+    const r = throttle(rule.key)
+    const fresh = !r || now - r.windowStart >= rule.windowMs
+    const failures = fresh ? 1 : r.failures + 1
+    if (failures >= rule.max) {
+      putThrottle.run(rule.key, 0, now, now + rule.lockMs)
+      return true
+    }
+    putThrottle.run(rule.key, failures, fresh ? now : r.windowStart, r?.lockedUntil ?? 0)
+    return false
+  }
+  const throttleAttempt = db.transaction(
+    (check: readonly string[], count: readonly ThrottleRule[], now: number): ThrottleOutcome => {
+      const left = lockedFor(check, now)
+      if (left > 0) return { lockedFor: left, locked: [] }
+      return { lockedFor: 0, locked: count.filter((rule) => fail(rule, now)).map((rule) => rule.key) }
+    },
+  )
+
   return {
     insertIntermediate(hash: string, r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>): void {
       db.prepare(
@@ -105,8 +228,14 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
         consumedAt: row.consumed_at,
       }
     },
-    countIntermediateSend(hash: string): void {
-      db.prepare('UPDATE identity_intermediate_sessions SET sends = sends + 1 WHERE token_hash = ?').run(hash)
+    countIntermediateSend(hash: string, maxSends: number): boolean {
+      return (
+        db
+          .prepare(
+            'UPDATE identity_intermediate_sessions SET sends = sends + 1 WHERE token_hash = ? AND sends < ?',
+          )
+          .run(hash, maxSends).changes > 0
+      )
     },
     /** Marks an intermediate session used; false when it was already used (single use). */
     consumeIntermediate(hash: string, at: number): boolean {
@@ -137,36 +266,9 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
         ).run(memberId, codeHash, salt, at, expiresAt, enrolPhone)
       })()
     },
-    latestOtp(memberId: string): OtpRecord | null {
-      const row = db
-        .prepare('SELECT * FROM identity_otp_codes WHERE member_id = ? ORDER BY id DESC LIMIT 1')
-        .get(memberId) as
-        | {
-            id: number
-            member_id: string
-            code_hash: string
-            salt: string
-            attempts: number
-            expires_at: number
-            consumed_at: number | null
-            phone: string | null
-          }
-        | undefined
-      if (!row) return null
-      return {
-        phone: row.phone,
-        id: row.id,
-        memberId: row.member_id,
-        codeHash: row.code_hash,
-        salt: row.salt,
-        attempts: row.attempts,
-        expiresAt: row.expires_at,
-        consumedAt: row.consumed_at,
-      }
-    },
-    countOtpAttempt(id: number): void {
-      db.prepare('UPDATE identity_otp_codes SET attempts = attempts + 1 WHERE id = ?').run(id)
-    },
+    latestOtp: (memberId: string): OtpRecord | null => latestOtp(memberId),
+    takeOtpAttempt: (memberId: string, maxAttempts: number, now: number): OtpRecord | null =>
+      takeOtpAttempt(memberId, maxAttempts, now),
     consumeOtp(id: number, at: number): boolean {
       return (
         db
@@ -213,20 +315,13 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
         .run(at, memberId).changes
     },
 
-    throttle(key: string): ThrottleRecord | null {
-      const row = db.prepare('SELECT * FROM identity_throttle WHERE key = ?').get(key) as
-        { failures: number; window_start: number; locked_until: number } | undefined
-      return row
-        ? { failures: row.failures, windowStart: row.window_start, lockedUntil: row.locked_until }
-        : null
-    },
-    putThrottle(key: string, r: ThrottleRecord): void {
-      db.prepare(
-        `INSERT INTO identity_throttle (key, failures, window_start, locked_until) VALUES (?,?,?,?)
-         ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
-           locked_until = excluded.locked_until`,
-      ).run(key, r.failures, r.windowStart, r.lockedUntil)
-    },
+    throttle: (key: string): ThrottleRecord | null => throttle(key),
+    lockedFor: (keys: readonly string[], now: number): number => lockedFor(keys, now),
+    throttleAttempt: (
+      check: readonly string[],
+      count: readonly ThrottleRule[],
+      now: number,
+    ): ThrottleOutcome => throttleAttempt(check, count, now),
     clearThrottle(key: string): void {
       db.prepare('DELETE FROM identity_throttle WHERE key = ?').run(key)
     },

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { Awaitable } from './Awaitable'
 import { auditEntryOf, type AuditRow, type MemberRecord, type MemberStatus } from './identityStore'
 
 export interface MemberSearch {
@@ -48,11 +49,11 @@ const like = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => 
 
 /** Member administration's queries: member search with filters, the paged audit log. */
 export interface MemberAdminStore {
-  searchMembers(q: MemberSearch): { members: MemberRecord[]; total: number }
-  memberByPasswordId(passwordId: string): MemberRecord | null
-  auditPage(f: AuditFilter): { entries: AuditRecord[]; total: number }
+  searchMembers(q: MemberSearch): Awaitable<{ members: MemberRecord[]; total: number }>
+  memberByPasswordId(passwordId: string): Awaitable<MemberRecord | null>
+  auditPage(f: AuditFilter): Awaitable<{ entries: AuditRecord[]; total: number }>
   /** Distinct event names in the log (for the filter's choices). */
-  auditEvents(): string[]
+  auditEvents(): Awaitable<string[]>
 }
 
 /**

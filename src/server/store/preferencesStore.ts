@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3'
+import type { Awaitable } from './Awaitable'
 
 /** Member display preferences (table member_preferences, migration 060). */
 export interface PreferencesStore {
   /** The stored object, or null when the member never saved any. */
-  read(memberId: string): Record<string, unknown> | null
-  write(memberId: string, preferences: Readonly<Record<string, string>>, now: number): void
+  read(memberId: string): Awaitable<Record<string, unknown> | null>
+  write(memberId: string, preferences: Readonly<Record<string, string>>, now: number): Awaitable<void>
 }
 
 export function createPreferencesStore(db: Database.Database): PreferencesStore {
