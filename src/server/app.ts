@@ -32,6 +32,7 @@ import { briefingRoutes } from './briefing/briefingRoutes'
 import { ogcRoutes } from './ogc/ogcRoutes'
 import { tileJsonRoutes } from './ogc/tileJsonRoutes'
 import { exportRoutes } from './export/exportRoutes'
+import { clusterPlugin, type ClusterOptions } from './cluster/clusterPlugin'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,6 +63,8 @@ export interface AppOptions {
   feeds?: boolean | FeedPollerOptions
   /** Extra origins the page may fetch from (Content-Security-Policy connect-src), e.g. a hosted IdP. */
   connectSrc?: string[]
+  /** Scheduled-work leadership and the database probe of GET /api/ready (default: sole leader, SQLite). */
+  cluster?: ClusterOptions
 }
 
 /**
@@ -104,6 +107,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const open = { config: { auth: 'public' }, schema: { querystring: noQuery } } as const
   app.get('/api/health', open, async () => ({ ok: true }))
   app.get('/api/meta', open, async () => ({ demo: opts.demo, referenceDate: settings.referenceDate }))
+  // GET /api/ready for load balancers; app.leader gates the scheduled work (feeds, delivery).
+  clusterPlugin(app, opts.cluster ?? {})
   await app.register(dataRoutes, {
     prefix: '/api/data',
     maxLimit: settings.maxLimit,

@@ -8,6 +8,7 @@ import { appAsStarted, type TestApp } from './testApp'
 const PUBLIC = [
   'GET /api/health',
   'GET /api/meta',
+  'GET /api/ready',
   'GET /api/basemap/:z/:x/:y',
   'GET /.well-known/jwks.json',
   'GET /v1/b2b/sessions/jwks/:projectId',

@@ -28,6 +28,9 @@ export async function deliveryPlugin(app: FastifyInstance, opts: DeliveryPluginO
   const delivery = app.alertDelivery
   if (!delivery) return
   const stopListening = app.alertsEngine.onEvaluated((evaluation) => {
+    // Delivery is scheduled work: only the leader of the cluster records and sends (on SQLite the
+    // one process leads); the others' evaluations (GET /api/alerts) only answer their requests.
+    if (!app.leader.isLeader) return
     try {
       if (delivery.observe(evaluation)) void delivery.tick()
     } catch (err) {
@@ -38,7 +41,7 @@ export async function deliveryPlugin(app: FastifyInstance, opts: DeliveryPluginO
   let stopSchedule = () => undefined as void
   if (opts.schedule !== false && settings) {
     app.addHook('onReady', async () => {
-      stopSchedule = startDeliverySchedule({ app, delivery, settings })
+      stopSchedule = app.leader.whileLeader(() => startDeliverySchedule({ app, delivery, settings }))
     })
   }
   app.addHook('onClose', async () => {

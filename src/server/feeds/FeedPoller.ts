@@ -73,8 +73,10 @@ export class FeedPoller {
     return out
   }
 
+  /** Starts polling (again after `stop`: the scheduled-work leadership can move back to this server). */
   start(): void {
     if (!this.options.enabled || this.options.schedule === false) return
+    this.stopped = false
     this.feeds().forEach((feed, i) => this.schedule(feed, i * 2000))
   }
 

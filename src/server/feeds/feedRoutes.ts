@@ -11,12 +11,23 @@ declare module 'fastify' {
 
 /**
  * The app's feed poller, stopped with the app; it polls on its schedule once the app is ready when
- * `poll` is set (main.ts: FEEDS=on), otherwise feeds run only when asked (`app.feeds.run`).
+ * `poll` is set (main.ts: FEEDS=on) and while this server leads the scheduled work (`app.leader`),
+ * otherwise feeds run only when asked (`app.feeds.run`).
  */
 export function createFeedPoller(app: FastifyInstance, poll: boolean | FeedPollerOptions): FeedPoller {
   const poller = new FeedPoller(app, { ...(typeof poll === 'object' ? poll : {}), enabled: poll !== false })
-  app.addHook('onReady', async () => poller.start())
-  app.addHook('onClose', async () => poller.stop())
+  // Scheduled work: polls only on the leader of the cluster (on SQLite the one process leads).
+  let stopPolling = () => undefined as void
+  app.addHook('onReady', async () => {
+    stopPolling = app.leader.whileLeader(() => {
+      poller.start()
+      return () => poller.stop()
+    })
+  })
+  app.addHook('onClose', async () => {
+    stopPolling()
+    poller.stop()
+  })
   return poller
 }
 

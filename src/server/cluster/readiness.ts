@@ -1,0 +1,58 @@
+/** starting: not yet serving; ready: serving; draining: shutting down (SIGTERM), finishing requests. */
+export type ReadinessState = 'starting' | 'ready' | 'draining'
+
+export interface ReadinessReport {
+  ready: boolean
+  state: ReadinessState
+  /** ok, or unreachable when the database did not answer (PostgreSQL mode). */
+  database: 'ok' | 'unreachable'
+}
+
+/** How long the readiness probe waits for the database before answering unreachable. */
+const PROBE_TIMEOUT_MS = 2000
+
+/**
+ * Whether a load balancer should send this server requests (GET /api/ready): only once it is
+ * started, not while it drains, and only while its database answers (`probe`, a `SELECT 1` on
+ * PostgreSQL; SQLite is in-process and always answers).
+ */
+export class Readiness {
+  private current: ReadinessState = 'starting'
+
+  constructor(private readonly probe: () => Promise<unknown> = async () => undefined) {}
+
+  get state(): ReadinessState {
+    return this.current
+  }
+
+  /** Started: ready unless draining already. */
+  markReady(): void {
+    if (this.current === 'starting') this.current = 'ready'
+  }
+
+  /** Shutting down: not ready from now on. */
+  drain(): void {
+    this.current = 'draining'
+  }
+
+  async report(): Promise<ReadinessReport> {
+    const database = (await this.reachable()) ? 'ok' : 'unreachable'
+    return { ready: this.current === 'ready' && database === 'ok', state: this.current, database }
+  }
+
+  private async reachable(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined
+    try {
+      return await Promise.race([
+        this.probe().then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS)
+        }),
+      ])
+    } catch {
+      return false
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
