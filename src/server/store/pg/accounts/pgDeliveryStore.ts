@@ -1,0 +1,262 @@
+import type { DeliveryJob, DeliveryLogEntry, DeliveryStore, Notice } from '../../deliveryStore'
+import type { PgDatabase } from '../pgDatabase'
+import { nulSafe } from './nulSafe'
+import { pgJson } from './pgJson'
+
+interface NoticeRow {
+  member_id: string
+  alert_id: string
+  episode: number
+  severity: string
+  fields: unknown
+  state: string
+  queued_at: number
+  sent_at: number | null
+  reminders: number
+  next_reminder_at: number | null
+}
+
+interface JobRow {
+  id: number
+  member_id: string
+  channel: string
+  kind: string
+  alert_ids: unknown
+  recipient: string
+  subject: string | null
+  text: string
+  link: string
+  attempts: number
+  next_at: number
+  state: string
+}
+
+interface LogRow {
+  id: number
+  at: number
+  job_id: number | null
+  member_id: string
+  channel: string | null
+  kind: string
+  alert_ids: unknown
+  event: string
+  attempt: number | null
+  detail: string | null
+}
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []
+const fieldsOf = (v: unknown): Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, string>) : {}
+
+const noticeOf = (r: NoticeRow): Notice => ({
+  memberId: r.member_id,
+  alertId: r.alert_id,
+  episode: r.episode,
+  severity: r.severity,
+  fields: fieldsOf(r.fields),
+  state: r.state,
+  queuedAt: r.queued_at,
+  sentAt: r.sent_at,
+  reminders: r.reminders,
+  nextReminderAt: r.next_reminder_at,
+})
+
+const jobOf = (r: JobRow): DeliveryJob => ({
+  id: r.id,
+  memberId: r.member_id,
+  channel: r.channel === 'email' ? 'email' : 'sms',
+  kind: r.kind === 'digest' || r.kind === 'reminder' ? r.kind : 'alert',
+  alertIds: strings(r.alert_ids),
+  recipient: r.recipient,
+  subject: r.subject,
+  text: r.text,
+  link: r.link,
+  attempts: r.attempts,
+  nextAt: r.next_at,
+  state: r.state,
+})
+
+const logOf = (r: LogRow): DeliveryLogEntry => ({
+  id: r.id,
+  at: r.at,
+  jobId: r.job_id,
+  memberId: r.member_id,
+  channel: r.channel,
+  kind: r.kind,
+  alertIds: strings(r.alert_ids),
+  event: r.event,
+  attempt: r.attempt,
+  detail: r.detail,
+})
+
+/** A LIMIT as SQLite takes it: negative is no limit. */
+const limitOf = (n: number) => (n < 0 ? null : Math.floor(n))
+
+/** Alert episodes, notices, send jobs and the delivery log in the shared PostgreSQL database. */
+export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
+  const db = nulSafe(pg)
+  return {
+    /** One transaction: every store call `fn` awaits joins it (PgDatabase.tx). */
+    inTransaction: <T>(fn: () => Promise<T>): Promise<T> => db.tx(fn),
+    requeueInterrupted: (): Promise<number> =>
+      db.run("UPDATE delivery_jobs SET state = 'queued' WHERE state = 'sending'"),
+    async activeEpisodes(): Promise<Map<string, number>> {
+      const rows = await db.query<{ alert_id: string; episode: number }>(
+        'SELECT alert_id, episode FROM alert_episodes WHERE active',
+      )
+      return new Map(rows.map((r) => [r.alert_id, r.episode]))
+    },
+    /**
+     * One transaction; each raise is one statement that starts a new episode only when the alert
+     * is not active, so two servers raising the same alert at once start one episode between them.
+     */
+    transition(raised: string[], cleared: string[], at: number): Promise<Map<string, number>> {
+      return db.tx(async () => {
+        if (cleared.length > 0)
+          await db.run(
+            'UPDATE alert_episodes SET active = false, cleared_at = $1 WHERE alert_id = ANY($2::text[])',
+            [at, cleared],
+          )
+        const episodes = new Map<string, number>()
+        for (const id of raised) {
+          const row = await db.one<{ episode: number }>(
+            `INSERT INTO alert_episodes AS e (alert_id, episode, active, raised_at, cleared_at)
+             VALUES ($1, 1, true, $2, NULL)
+             ON CONFLICT (alert_id) DO UPDATE SET episode = e.episode + 1, active = true,
+               raised_at = excluded.raised_at, cleared_at = NULL
+             WHERE NOT e.active
+             RETURNING episode`,
+            [id, at],
+          )
+          // Already active (raised meanwhile by another server): not new.
+          if (row) episodes.set(id, row.episode)
+        }
+        return episodes
+      })
+    },
+    async queueNotice(
+      n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>,
+    ): Promise<boolean> {
+      const count = await db.run(
+        `INSERT INTO alert_notices (member_id, alert_id, episode, severity, fields, state, queued_at)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6) ON CONFLICT DO NOTHING`,
+        [n.memberId, n.alertId, n.episode, n.severity, pgJson(n.fields), n.queuedAt],
+      )
+      return count > 0
+    },
+    async waitingNotices(): Promise<Notice[]> {
+      const rows = await db.query<NoticeRow>(
+        "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
+      )
+      return rows.map(noticeOf)
+    },
+    async dueReminders(now: number): Promise<Notice[]> {
+      const rows = await db.query<NoticeRow>(
+        `SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL
+           AND next_reminder_at <= $1 ORDER BY member_id, alert_id`,
+        [now],
+      )
+      return rows.map(noticeOf)
+    },
+    async updateNotice(key, change): Promise<void> {
+      await db.run(
+        `UPDATE alert_notices SET state = $1, sent_at = coalesce($2, sent_at), reminders = $3, next_reminder_at = $4
+         WHERE member_id = $5 AND alert_id = $6 AND episode = $7`,
+        [
+          change.state,
+          change.sentAt ?? null,
+          change.reminders,
+          change.nextReminderAt,
+          key.memberId,
+          key.alertId,
+          key.episode,
+        ],
+      )
+    },
+    async acknowledged(memberId: string, alertId: string): Promise<boolean> {
+      const row = await db.one('SELECT 1 FROM alert_acks WHERE alert_id = $1 AND member_id = $2', [
+        alertId,
+        memberId,
+      ])
+      return row !== undefined
+    },
+    async addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): Promise<number> {
+      const row = await db.one<{ id: number }>(
+        `INSERT INTO delivery_jobs (member_id, channel, kind, alert_ids, recipient, subject, text, link, attempts,
+           next_at, state, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, 'queued', $10) RETURNING id`,
+        [
+          job.memberId,
+          job.channel,
+          job.kind,
+          pgJson(job.alertIds),
+          job.recipient,
+          job.subject,
+          job.text,
+          job.link,
+          job.nextAt,
+          at,
+        ],
+      )
+      if (!row) throw new Error('delivery job not stored')
+      return row.id
+    },
+    async dueJobs(now: number): Promise<DeliveryJob[]> {
+      const rows = await db.query<JobRow>(
+        "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= $1 ORDER BY next_at, id",
+        [now],
+      )
+      return rows.map(jobOf)
+    },
+    /** One statement: of two servers claiming the same job, exactly one gets it. */
+    async claimJob(id: number, attempts: number, at: number): Promise<boolean> {
+      const n = await db.run(
+        "UPDATE delivery_jobs SET state = 'sending', attempts = $1, next_at = $2 WHERE id = $3 AND state = 'queued'",
+        [attempts, at, id],
+      )
+      return n > 0
+    },
+    async nextJobAt(): Promise<number | null> {
+      const row = await db.one<{ at: number | null }>(
+        "SELECT min(next_at) AS at FROM delivery_jobs WHERE state = 'queued'",
+      )
+      return row?.at ?? null
+    },
+    async updateJob(id: number, state: string, attempts: number, nextAt: number): Promise<void> {
+      await db.run('UPDATE delivery_jobs SET state = $1, attempts = $2, next_at = $3 WHERE id = $4', [
+        state,
+        attempts,
+        nextAt,
+        id,
+      ])
+    },
+    async log(e: Omit<DeliveryLogEntry, 'id'>): Promise<void> {
+      await db.run(
+        `INSERT INTO delivery_log (at, job_id, member_id, channel, kind, alert_ids, event, attempt, detail)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [e.at, e.jobId, e.memberId, e.channel, e.kind, pgJson(e.alertIds), e.event, e.attempt, e.detail],
+      )
+    },
+    prune(before: number): Promise<void> {
+      return db.tx(async () => {
+        await db.run('DELETE FROM delivery_log WHERE at < $1', [before])
+        await db.run("DELETE FROM delivery_jobs WHERE state IN ('sent', 'failed') AND created_at < $1", [
+          before,
+        ])
+        // Past notices: their episode is over (or they were dropped); the current episode's stay.
+        await db.run(
+          `DELETE FROM alert_notices n WHERE queued_at < $1 AND NOT EXISTS (SELECT 1 FROM alert_episodes e
+             WHERE e.alert_id = n.alert_id AND e.episode = n.episode AND e.active)`,
+          [before],
+        )
+      })
+    },
+    async recentLog(limit: number): Promise<DeliveryLogEntry[]> {
+      const rows = await db.query<LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT $1', [
+        limitOf(limit),
+      ])
+      return rows.map(logOf)
+    },
+  }
+}

@@ -1,0 +1,286 @@
+import type { AuthFactor } from '../../identityStore'
+import type {
+  IdentityTokenStore,
+  IntermediateSessionRecord,
+  OtpRecord,
+  ResetTokenRecord,
+  ThrottleOutcome,
+  ThrottleRecord,
+  ThrottleRule,
+} from '../../identityTokenStore'
+import type { PgDatabase } from '../pgDatabase'
+import { nulSafe } from './nulSafe'
+import { pgJson } from './pgJson'
+import { retryConflicts } from './retryConflicts'
+
+interface OtpRow {
+  id: number
+  member_id: string
+  code_hash: string
+  salt: string
+  attempts: number
+  expires_at: number
+  consumed_at: number | null
+  phone: string | null
+}
+
+interface ThrottleRow {
+  key: string
+  failures: number
+  window_start: number
+  locked_until: number
+  /** Inserted by this statement (a key without a counter yet). */
+  inserted: boolean
+}
+
+const otpOf = (row: OtpRow): OtpRecord => ({
+  id: row.id,
+  memberId: row.member_id,
+  codeHash: row.code_hash,
+  salt: row.salt,
+  attempts: row.attempts,
+  expiresAt: row.expires_at,
+  consumedAt: row.consumed_at,
+  phone: row.phone,
+})
+
+const throttleOf = (row: Omit<ThrottleRow, 'key' | 'inserted'>): ThrottleRecord => ({
+  failures: row.failures,
+  windowStart: row.window_start,
+  lockedUntil: row.locked_until,
+})
+
+/** The counter after one failure of `rule` at `now` (null: none yet), and whether it locked. */
+function failOnce(
+  r: ThrottleRecord | null,
+  rule: ThrottleRule,
+  now: number,
+): { next: ThrottleRecord; locked: boolean } {
+  const fresh = !r || now - r.windowStart >= rule.windowMs
+  const failures = fresh ? 1 : r.failures + 1
+  if (failures >= rule.max)
+    return { next: { failures: 0, windowStart: now, lockedUntil: now + rule.lockMs }, locked: true }
+  return {
+    next: { failures, windowStart: fresh ? now : r.windowStart, lockedUntil: r?.lockedUntil ?? 0 },
+    locked: false,
+  }
+}
+
+/**
+ * Short-lived secrets (intermediate sessions, SMS codes, reset tokens) and throttle counters in the
+ * shared PostgreSQL database. Every read-modify-write is one statement or one transaction holding
+ * the rows it changes, so several servers hitting the same member count exactly as one would.
+ */
+export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
+  const db = nulSafe(pg)
+
+  const lockedFor = async (keys: readonly string[], now: number): Promise<number> => {
+    if (keys.length === 0) return 0
+    const row = await db.one<{ until: number | null }>(
+      'SELECT max(locked_until) AS until FROM identity_throttle WHERE key = ANY($1::text[])',
+      [[...keys]],
+    )
+    return Math.max(0, (row?.until ?? 0) - now)
+  }
+
+  return {
+    async insertIntermediate(
+      hash: string,
+      r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>,
+    ): Promise<void> {
+      await db.run(
+        `INSERT INTO identity_intermediate_sessions (token_hash, member_id, factors, session_minutes, sends,
+           created_at, expires_at) VALUES ($1,$2,$3,$4,0,$5,$6)`,
+        [hash, r.memberId, pgJson(r.factors), r.sessionMinutes, r.createdAt, r.expiresAt],
+      )
+    },
+    async intermediate(hash: string): Promise<IntermediateSessionRecord | null> {
+      const row = await db.one<{
+        member_id: string
+        factors: AuthFactor[]
+        session_minutes: number | null
+        sends: number
+        created_at: number
+        expires_at: number
+        consumed_at: number | null
+      }>('SELECT * FROM identity_intermediate_sessions WHERE token_hash = $1', [hash])
+      if (!row) return null
+      return {
+        memberId: row.member_id,
+        factors: row.factors,
+        sessionMinutes: row.session_minutes,
+        sends: row.sends,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+        consumedAt: row.consumed_at,
+      }
+    },
+    /** One statement: parallel sends re-check `sends` on the locked row, so never more than `maxSends`. */
+    async countIntermediateSend(hash: string, maxSends: number): Promise<boolean> {
+      const n = await db.run(
+        'UPDATE identity_intermediate_sessions SET sends = sends + 1 WHERE token_hash = $1 AND sends < $2',
+        [hash, maxSends],
+      )
+      return n > 0
+    },
+    async consumeIntermediate(hash: string, at: number): Promise<boolean> {
+      const n = await db.run(
+        'UPDATE identity_intermediate_sessions SET consumed_at = $1 WHERE token_hash = $2 AND consumed_at IS NULL',
+        [at, hash],
+      )
+      return n > 0
+    },
+
+    /**
+     * Retires the member's unused codes and stores the new one in one transaction holding the
+     * member's row, so two sends at once leave exactly one usable code (the later).
+     */
+    replaceOtp(
+      memberId: string,
+      codeHash: string,
+      salt: string,
+      at: number,
+      expiresAt: number,
+      enrolPhone: string | null = null,
+    ): Promise<void> {
+      return db.tx(async () => {
+        await db.run('SELECT 1 FROM identity_members WHERE member_id = $1 FOR NO KEY UPDATE', [memberId])
+        await db.run(
+          'UPDATE identity_otp_codes SET consumed_at = $1 WHERE member_id = $2 AND consumed_at IS NULL',
+          [at, memberId],
+        )
+        await db.run(
+          `INSERT INTO identity_otp_codes (member_id, code_hash, salt, attempts, created_at, expires_at, phone)
+           VALUES ($1,$2,$3,0,$4,$5,$6)`,
+          [memberId, codeHash, salt, at, expiresAt, enrolPhone],
+        )
+      })
+    },
+    async latestOtp(memberId: string): Promise<OtpRecord | null> {
+      const row = await db.one<OtpRow>(
+        'SELECT * FROM identity_otp_codes WHERE member_id = $1 ORDER BY id DESC LIMIT 1',
+        [memberId],
+      )
+      return row ? otpOf(row) : null
+    },
+    /**
+     * One statement: a parallel attempt waits for the row and re-checks `attempts`, `consumed_at`
+     * and `expires_at` on the version it then sees, so attempts never pass `maxAttempts`.
+     */
+    async takeOtpAttempt(memberId: string, maxAttempts: number, now: number): Promise<OtpRecord | null> {
+      const row = await db.one<OtpRow>(
+        `UPDATE identity_otp_codes SET attempts = attempts + 1
+         WHERE id = (SELECT id FROM identity_otp_codes WHERE member_id = $1 ORDER BY id DESC LIMIT 1)
+           AND consumed_at IS NULL AND expires_at > $3 AND attempts < $2
+         RETURNING *`,
+        [memberId, maxAttempts, now],
+      )
+      return row ? otpOf(row) : null
+    },
+    async consumeOtp(id: number, at: number): Promise<boolean> {
+      const n = await db.run(
+        'UPDATE identity_otp_codes SET consumed_at = $1 WHERE id = $2 AND consumed_at IS NULL',
+        [at, id],
+      )
+      return n > 0
+    },
+
+    async insertResetToken(
+      hash: string,
+      memberId: string,
+      codeChallenge: string | null,
+      at: number,
+      expiresAt: number,
+    ): Promise<void> {
+      await db.run(
+        `INSERT INTO identity_reset_tokens (token_hash, member_id, code_challenge, created_at, expires_at)
+         VALUES ($1,$2,$3,$4,$5)`,
+        [hash, memberId, codeChallenge, at, expiresAt],
+      )
+    },
+    async resetToken(hash: string): Promise<ResetTokenRecord | null> {
+      const row = await db.one<{
+        member_id: string
+        code_challenge: string | null
+        expires_at: number
+        used_at: number | null
+      }>('SELECT * FROM identity_reset_tokens WHERE token_hash = $1', [hash])
+      if (!row) return null
+      return {
+        memberId: row.member_id,
+        codeChallenge: row.code_challenge,
+        expiresAt: row.expires_at,
+        usedAt: row.used_at,
+      }
+    },
+    async useResetToken(hash: string, at: number): Promise<boolean> {
+      const n = await db.run(
+        'UPDATE identity_reset_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL',
+        [at, hash],
+      )
+      return n > 0
+    },
+    useMemberResetTokens(memberId: string, at: number): Promise<number> {
+      return db.run(
+        'UPDATE identity_reset_tokens SET used_at = $1 WHERE member_id = $2 AND used_at IS NULL',
+        [at, memberId],
+      )
+    },
+
+    async throttle(key: string): Promise<ThrottleRecord | null> {
+      const row = await db.one<ThrottleRow>(
+        'SELECT failures, window_start, locked_until FROM identity_throttle WHERE key = $1',
+        [key],
+      )
+      return row ? throttleOf(row) : null
+    },
+    lockedFor,
+    /**
+     * One transaction that first holds the row of every key it reads or counts (a key without a
+     * counter gets a placeholder row, removed again unless counted), always in key order: attempts
+     * through any server on the same keys run one after the other, and a lock set by one is seen
+     * by the next before it counts. A deadlock or serialisation failure is retried.
+     */
+    throttleAttempt(
+      check: readonly string[],
+      count: readonly ThrottleRule[],
+      now: number,
+    ): Promise<ThrottleOutcome> {
+      const keys = [...new Set([...check, ...count.map((r) => r.key)])].sort()
+      if (keys.length === 0) return Promise.resolve({ lockedFor: 0, locked: [] })
+      return retryConflicts(() =>
+        db.tx(async () => {
+          const rows = await db.query<ThrottleRow>(
+            `INSERT INTO identity_throttle AS t (key, failures, window_start, locked_until)
+             SELECT k, 0, 0, 0 FROM unnest($1::text[]) AS k ORDER BY k
+             ON CONFLICT (key) DO UPDATE SET failures = t.failures
+             RETURNING t.key, t.failures, t.window_start, t.locked_until, (t.xmax = 0) AS inserted`,
+            [keys],
+          )
+          const held = new Map(rows.map((r) => [r.key, r.inserted ? null : throttleOf(r)]))
+          const placeholders = new Set(rows.filter((r) => r.inserted).map((r) => r.key))
+          const left = Math.max(0, ...check.map((k) => (held.get(k)?.lockedUntil ?? 0) - now))
+          const locked: string[] = []
+          if (left === 0) {
+            for (const rule of count) {
+              const { next, locked: didLock } = failOnce(held.get(rule.key) ?? null, rule, now)
+              held.set(rule.key, next)
+              placeholders.delete(rule.key)
+              if (didLock) locked.push(rule.key)
+              await db.run(
+                'UPDATE identity_throttle SET failures = $2, window_start = $3, locked_until = $4 WHERE key = $1',
+                [rule.key, next.failures, next.windowStart, next.lockedUntil],
+              )
+            }
+          }
+          if (placeholders.size > 0)
+            await db.run('DELETE FROM identity_throttle WHERE key = ANY($1::text[])', [[...placeholders]])
+          return { lockedFor: left, locked }
+        }),
+      )
+    },
+    async clearThrottle(key: string): Promise<void> {
+      await db.run('DELETE FROM identity_throttle WHERE key = $1', [key])
+    },
+  }
+}
