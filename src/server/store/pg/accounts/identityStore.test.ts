@@ -219,6 +219,13 @@ describe.each(ACCOUNT_STORE_KINDS)('IdentityStore (%s)', (kind) => {
       3,
     ])
     expect(await page({ limit: 2, offset: 1 })).toEqual([['300:member_x.other', '200:session.started'], 5])
+    // Bounds that are not whole milliseconds answer as SQLite compares them.
+    expect(await page({ from: 199.5, to: 300.5 })).toEqual([
+      ['300:member_x.other', '200:session.started', '200:member.enabled'],
+      3,
+    ])
+    expect(await page({ from: -Infinity, to: Infinity })).toEqual([expect.any(Array), 5])
+    expect(await page({ from: Number.NaN })).toEqual([[], 0])
     const first = (await members.auditPage({ limit: 1, offset: 0 })).entries[0]
     expect(first).toMatchObject({
       event: 'alert.acknowledged',

@@ -13,6 +13,15 @@ const page = (limit: number, offset: number) => [
   Math.max(0, Math.floor(offset)),
 ]
 
+/**
+ * A time bound for the bigint column as SQLite compares it: the next whole millisecond (same rows),
+ * infinities clamped, NaN as NULL (matches nothing).
+ */
+const timeBound = (ms: number): number | null =>
+  Number.isNaN(ms)
+    ? null
+    : Math.ceil(Math.min(Math.max(ms, -Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER))
+
 /** Builds a WHERE clause with numbered parameters. */
 function conditions() {
   const where: string[] = []
@@ -90,8 +99,8 @@ export function createPgMemberAdminStore(
         else c.add('event = $?', f.action)
       }
       if (f.memberId) c.add('member_id = $?', f.memberId)
-      if (f.from !== undefined) c.add('at >= $?', f.from)
-      if (f.to !== undefined) c.add('at < $?', f.to)
+      if (f.from !== undefined) c.add('at >= $?', timeBound(f.from))
+      if (f.to !== undefined) c.add('at < $?', timeBound(f.to))
       const total = await db.one<{ n: number }>(
         `SELECT count(*) AS n FROM identity_audit ${c.clause}`,
         c.args,
