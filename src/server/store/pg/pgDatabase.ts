@@ -43,6 +43,16 @@ export class PgDatabase {
     return res.rows
   }
 
+  /** Rows of a query as arrays of column values, in select order. */
+  async rows(sql: string, params: readonly unknown[] = []): Promise<unknown[][]> {
+    const res = await this.runner.query<unknown[]>({
+      text: sql,
+      values: params as unknown[],
+      rowMode: 'array',
+    })
+    return res.rows
+  }
+
   /** The first row, or undefined. */
   async one<R extends object = Record<string, unknown>>(
     sql: string,

@@ -1,0 +1,84 @@
+import type { GeometryKind } from '../catalog'
+
+/** WKB type codes (OGC Simple Features) and the EWKB flag that an SRID follows the type. */
+const TYPE = { point: 1, line: 2, polygon: 3 } as const
+const MULTI = 3
+const HAS_SRID = 0x20000000
+export const SRID = 4326
+
+function f64(blob: Uint8Array): Float64Array {
+  return blob.byteOffset % 8 === 0
+    ? new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength >> 3)
+    : new Float64Array(blob.slice().buffer)
+}
+
+/**
+ * A stored geometry blob (geometryCodec: [nParts, (nRings, (nPoints, lon, lat…)…)…]) as
+ * little-endian EWKB with SRID 4326, the value of the `geometry(Geometry, 4326)` column: one
+ * part as the single type, several as the multi type (as partsToGeometry). Null for a blob of no
+ * parts (a record kept without geometry).
+ */
+export function blobToEwkb(blob: Uint8Array, kind: GeometryKind): Buffer | null {
+  const a = f64(blob)
+  const nParts = a[0] as number
+  if (!nParts) return null
+  // Size: header (1 + 4 + 4 SRID) [+ 4 count], then per part 1 + 4 [+ 4 rings] + per ring [4 +] 16 per point.
+  let size = 9 + (nParts > 1 ? 4 : 0)
+  let k = 1
+  for (let p = 0; p < nParts; p++) {
+    const nRings = a[k++] as number
+    if (nParts > 1) size += 5
+    if (kind === 'polygon') size += 4
+    for (let r = 0; r < nRings; r++) {
+      const n = a[k++] as number
+      if (kind !== 'point') size += 4
+      size += 16 * (kind === 'point' ? 1 : n)
+      k += 2 * n
+    }
+  }
+  const out = Buffer.alloc(size)
+  let at = 0
+  const header = (type: number, srid: boolean): void => {
+    out.writeUInt8(1, at)
+    out.writeUInt32LE(srid ? type | HAS_SRID : type, at + 1)
+    at += 5
+    if (srid) {
+      out.writeUInt32LE(SRID, at)
+      at += 4
+    }
+  }
+  const multi = nParts > 1
+  if (multi) {
+    header(TYPE[kind] + MULTI, true)
+    out.writeUInt32LE(nParts, at)
+    at += 4
+  }
+  k = 1
+  for (let p = 0; p < nParts; p++) {
+    const nRings = a[k++] as number
+    header(TYPE[kind], !multi)
+    if (kind === 'polygon') {
+      out.writeUInt32LE(nRings, at)
+      at += 4
+    }
+    for (let r = 0; r < nRings; r++) {
+      const n = a[k++] as number
+      if (kind === 'point') {
+        // A point part is one ring of one position.
+        out.writeDoubleLE(a[k] as number, at)
+        out.writeDoubleLE(a[k + 1] as number, at + 8)
+        at += 16
+        k += 2 * n
+        continue
+      }
+      out.writeUInt32LE(n, at)
+      at += 4
+      for (let j = 0; j < n; j++) {
+        out.writeDoubleLE(a[k++] as number, at)
+        out.writeDoubleLE(a[k++] as number, at + 8)
+        at += 16
+      }
+    }
+  }
+  return out
+}

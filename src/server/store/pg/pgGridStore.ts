@@ -1,0 +1,81 @@
+import type { GridStorage } from '../AppStore'
+import type { GridRaster } from '../../grids/gridRaster'
+import { gridVersion, type GridSummary, type StoredGrid } from '../gridStore'
+import type { PgDatabase } from './pgDatabase'
+
+interface GridRow {
+  nx: number
+  ny: number
+  west: number
+  south: number
+  east: number
+  north: number
+  data: Buffer
+  version: string
+}
+
+/** Gridded fields in PostgreSQL (`grids`, `grid_meta`; migration data/002): the SQLite GridStore's answers. */
+export class PgGridStore implements GridStorage {
+  constructor(private readonly db: PgDatabase) {}
+
+  /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
+  async replaceGrid(id: string, hours: readonly GridRaster[], source: string): Promise<string> {
+    if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
+    hours.forEach((g, hour) => {
+      if (g.data.length !== g.nx * g.ny)
+        throw new Error(`grid ${id} hour ${hour}: ${g.data.length} values for ${g.nx}×${g.ny}`)
+    })
+    const version = gridVersion(hours)
+    await this.db.tx(async () => {
+      await this.db.run('DELETE FROM grids WHERE id = $1', [id])
+      await this.db.run(
+        `INSERT INTO grid_meta (id, version, hours, source) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET version = excluded.version, hours = excluded.hours, source = excluded.source`,
+        [id, version, hours.length, source],
+      )
+      for (const [hour, g] of hours.entries()) {
+        const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
+        await this.db.run(
+          `INSERT INTO grids (id, hour, nx, ny, west, south, east, north, data, version, source)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          [id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source],
+        )
+      }
+    })
+    return version
+  }
+
+  /** One hour of a grid, or undefined when not stored. */
+  async grid(id: string, hour = 0): Promise<StoredGrid | undefined> {
+    const row = await this.db.one<GridRow>(
+      'SELECT nx, ny, west, south, east, north, data, version FROM grids WHERE id = $1 AND hour = $2',
+      [id, hour],
+    )
+    if (!row) return undefined
+    // Copy into an aligned buffer (a bytea's Buffer need not be 4-byte aligned).
+    const data = new Float32Array(row.nx * row.ny)
+    new Uint8Array(data.buffer).set(row.data.subarray(0, data.byteLength))
+    const { nx, ny, west, south, east, north, version } = row
+    return { id, hour, nx, ny, west, south, east, north, data, version }
+  }
+
+  /** The version of a grid (all hours share it), or undefined when not stored. */
+  async version(id: string): Promise<string | undefined> {
+    return (await this.db.one<{ version: string }>('SELECT version FROM grid_meta WHERE id = $1', [id]))
+      ?.version
+  }
+
+  async list(): Promise<GridSummary[]> {
+    return this.db.query<GridSummary>(
+      `SELECT m.id, m.hours, g.nx, g.ny, m.version, m.source
+       FROM grid_meta m LEFT JOIN grids g ON g.id = m.id AND g.hour = 0 ORDER BY m.id COLLATE "C"`,
+    )
+  }
+
+  async deleteGrid(id: string): Promise<void> {
+    await this.db.tx(async () => {
+      await this.db.run('DELETE FROM grids WHERE id = $1', [id])
+      await this.db.run('DELETE FROM grid_meta WHERE id = $1', [id])
+    })
+  }
+}

@@ -1,0 +1,397 @@
+import type { AppStore } from '../AppStore'
+import type { Catalog, DatasetDef } from '../catalog'
+import { filterableFields } from '../catalog'
+import type { ColumnFilter, ColumnIndex, SortKey } from '../columnIndex'
+import type { DatasetFreshness } from '../datasetFreshness'
+import { fieldColumn, tableNames } from '../datasetTables'
+import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, StoredFeature } from '../Store'
+import { largest, storedFeature } from '../storedFeature'
+import type { TileRows } from '../tileRows'
+import {
+  CELL_BITS,
+  encodeFeature,
+  type EncodedRow,
+  type FeatureInput,
+  type ProgressFn,
+  type ReplaceOptions,
+} from '../writeDataset'
+import { aggregateZooms } from '../../tiles/tilePolicy'
+import { pgAccountStores, type PgAccountStores } from './accounts'
+import { ensurePgDatasetTables } from './pgDatasetTables'
+import { migratePg, pgDatabase, type PgDatabase } from './pgDatabase'
+import { PgFeedStore } from './pgFeedStore'
+import { pgDatasetFreshness } from './pgFreshness'
+import { PgGridStore } from './pgGridStore'
+import { PgOgcFeatureReader } from './pgOgcFeatures'
+import { PgRecords } from './pgRecords'
+import { pgReplaceDatasetRows, rebuildPgCells } from './pgWriteDataset'
+
+/** How long a dataset's info is trusted without a `datasetReplaced` (as SQLite's INFO_TTL_MS). */
+const INFO_TTL_MS = 250
+
+type Box = [number, number, number, number]
+
+interface InfoEntry {
+  at: number
+  info: DatasetInfo | null
+  pending: Promise<DatasetInfo> | null
+}
+
+function bboxOf(minx: unknown, miny: unknown, maxx: unknown, maxy: unknown): Box | null {
+  return typeof minx === 'number' &&
+    typeof miny === 'number' &&
+    typeof maxx === 'number' &&
+    typeof maxy === 'number'
+    ? [minx, miny, maxx, maxy]
+    : null
+}
+
+/**
+ * The shared store of several servers: every area of the AppStore over one PostgreSQL/PostGIS
+ * database (a pool per process), with the SQLite store's answers. Features live in ds_<dataset>
+ * tables with a PostGIS geometry (GiST) beside the encoded blob the tile engine reads; tiles are
+ * cut by our own engine from `tileRows` (location is null: no file for worker threads). A
+ * dataset's info is cached per dataset for INFO_TTL_MS and dropped at once by `datasetReplaced`
+ * (the cluster calls it on the `emberline_dataset` notification of an import by any server).
+ */
+export class PgStore implements AppStore {
+  readonly location = null
+  private readonly infoCache = new Map<string, InfoEntry>()
+  /** Bumped by every datasetReplaced: an info read begun before it is not cached. */
+  private generation = 0
+  private readonly reader: PgRecords
+  private accountStores: PgAccountStores | null = null
+  readonly grids: PgGridStore
+  readonly feeds: PgFeedStore
+  readonly ogc: PgOgcFeatureReader
+  private closed = false
+
+  constructor(
+    readonly db: PgDatabase,
+    readonly catalog: Catalog,
+  ) {
+    this.reader = new PgRecords(db, catalog, (id) => this.info(id))
+    this.grids = new PgGridStore(db)
+    this.feeds = new PgFeedStore(db)
+    this.ogc = new PgOgcFeatureReader(db)
+  }
+
+  private get accounts(): PgAccountStores {
+    this.accountStores ??= pgAccountStores(this.db)
+    return this.accountStores
+  }
+  get members() {
+    return this.accounts.members
+  }
+  get tokens() {
+    return this.accounts.tokens
+  }
+  get acks() {
+    return this.accounts.acks
+  }
+  get preferences() {
+    return this.accounts.preferences
+  }
+  get subscriptions() {
+    return this.accounts.subscriptions
+  }
+  get delivery() {
+    return this.accounts.delivery
+  }
+
+  freshness(def: DatasetDef): Promise<DatasetFreshness> {
+    return pgDatasetFreshness(this.db, def)
+  }
+
+  /** One transaction around `fn`: every store write it makes joins it (PgDatabase.tx). */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.db.tx(fn)
+    } catch (err) {
+      // What was read inside it (infos, records indexes) may describe rolled-back rows.
+      for (const d of this.catalog.datasets) this.datasetReplaced(d.id)
+      throw err
+    }
+  }
+
+  dataset(id: string): DatasetDef | undefined {
+    return this.catalog.datasets.find((d) => d.id === id)
+  }
+
+  private must(id: string): DatasetDef {
+    const d = this.dataset(id)
+    if (!d) throw new Error(`unknown dataset ${id}`)
+    return d
+  }
+
+  /** Zooms whose aggregate cells are kept for a dataset (see tiles/tilePolicy). */
+  aggregateZooms(id: string): number[] {
+    return aggregateZooms(this.catalog.sources, this.must(id))
+  }
+
+  /**
+   * A dataset's version, feature count and bbox: answered from memory (no promise) while the
+   * cached copy is younger than INFO_TTL_MS and no `datasetReplaced` came since; concurrent
+   * misses share one query. Inside a transaction it is read on the transaction's client.
+   */
+  info(id: string): DatasetInfo | Promise<DatasetInfo> {
+    if (this.db.inTransaction) return this.readInfo(id)
+    const now = performance.now()
+    const entry = this.infoCache.get(id)
+    if (entry?.info && now - entry.at < INFO_TTL_MS) return entry.info
+    if (entry?.pending) return entry.pending
+    const generation = this.generation
+    const next: InfoEntry = { at: now, info: entry?.info ?? null, pending: null }
+    next.pending = this.readInfo(id).then(
+      (info) => {
+        if (this.infoCache.get(id) === next) {
+          if (generation === this.generation) this.infoCache.set(id, { at: now, info, pending: null })
+          else this.infoCache.delete(id)
+        }
+        return info
+      },
+      (err: unknown) => {
+        if (this.infoCache.get(id) === next) this.infoCache.delete(id)
+        throw err
+      },
+    )
+    this.infoCache.set(id, next)
+    return next.pending
+  }
+
+  private async readInfo(id: string): Promise<DatasetInfo> {
+    const row = (
+      await this.db.rows(
+        'SELECT version, feature_count, minx, miny, maxx, maxy FROM datasets WHERE id = $1',
+        [id],
+      )
+    )[0]
+    if (!row) return { version: 0, count: 0, bbox: null }
+    return { version: Number(row[0]), count: Number(row[1]), bbox: bboxOf(row[2], row[3], row[4], row[5]) }
+  }
+
+  /** True when no dataset holds a feature (a fresh store: first start seeds it). */
+  async isEmpty(): Promise<boolean> {
+    const row = await this.db.one<{ n: number }>('SELECT coalesce(sum(feature_count), 0) AS n FROM datasets')
+    return Number(row?.n ?? 0) === 0
+  }
+
+  async replaceDataset(
+    id: string,
+    features: Iterable<FeatureInput>,
+    onProgress?: ProgressFn,
+  ): Promise<number> {
+    const d = this.must(id)
+    return this.importEncodedRows(d, encodeAll(d, features), {
+      aggZooms: this.aggregateZooms(id),
+      indexFields: [...filterableFields(this.catalog, id).values()],
+      onProgress,
+    })
+  }
+
+  /**
+   * Replaces a dataset with rows already encoded (the import CLI's worker, as SQLite's
+   * importEncodedRows): COPY into a staging table, swapped in with a version bump and a
+   * notification (pgWriteDataset.ts). Answers the row count.
+   */
+  async importEncodedRows(
+    d: DatasetDef,
+    rows: Iterable<EncodedRow> | AsyncIterable<EncodedRow>,
+    options: ReplaceOptions,
+  ): Promise<number> {
+    try {
+      const { n } = await pgReplaceDatasetRows(this.db, d, rows, options)
+      return n
+    } finally {
+      this.datasetReplaced(d.id)
+    }
+  }
+
+  /** Forgets what is cached about a dataset (replaced here, or by another server: its NOTIFY). */
+  datasetReplaced(id: string): void {
+    this.generation++
+    this.infoCache.delete(id)
+    this.reader.invalidate(id)
+  }
+
+  /** The records column index of a dataset's current version (loaded or built on first use). */
+  columnIndex(id: string): Promise<ColumnIndex> {
+    this.must(id)
+    return this.reader.index(id)
+  }
+
+  records(
+    id: string,
+    filters: readonly ColumnFilter[],
+    limit: number,
+    offset: number,
+    sort?: SortKey,
+  ): Promise<RecordsPage> {
+    return this.reader.records(this.must(id), filters, limit, offset, sort)
+  }
+
+  /**
+   * Every row with geometry (`[id, size, geom, ...fields]`, id order) with the version, count and
+   * bbox they belong to: read in one REPEATABLE READ snapshot, so the stamp matches the rows.
+   */
+  async tileRows(id: string): Promise<TileRows> {
+    const d = this.must(id)
+    const { features } = tableNames(id)
+    const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
+    const client = await this.db.connect()
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+      const meta = await client.query<unknown[]>({
+        text: 'SELECT version, minx, miny, maxx, maxy FROM datasets WHERE id = $1',
+        values: [id],
+        rowMode: 'array',
+      })
+      const count = await client.query<unknown[]>({
+        text: `SELECT count(*) FROM ${features}`,
+        rowMode: 'array',
+      })
+      const rows = await client.query<unknown[]>({
+        text: `SELECT id, size, geom${cols} FROM ${features} WHERE minx IS NOT NULL ORDER BY id`,
+        rowMode: 'array',
+      })
+      await client.query('COMMIT')
+      const m = meta.rows[0] ?? []
+      return {
+        version: Number(m[0] ?? 0),
+        count: Number(count.rows[0]?.[0] ?? 0),
+        bbox: bboxOf(m[1], m[2], m[3], m[4]),
+        rows: rows.rows,
+      }
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw err
+    } finally {
+      client.release()
+    }
+  }
+
+  /** Builds the records indexes of every dataset (tile data: src/server/tiles/tileIndexes.ts). */
+  async warm(): Promise<void> {
+    for (const d of this.catalog.datasets) await this.columnIndex(d.id)
+  }
+
+  /** The GiST index finds the candidates; the stored bbox columns decide, exactly as in SQLite. */
+  async featuresInBox(
+    id: string,
+    box: readonly [number, number, number, number],
+    minSize: number,
+    limit: number,
+  ): Promise<{ features: StoredFeature[]; matched: number }> {
+    const d = this.must(id)
+    const { features } = tableNames(id)
+    const hits = (await this.db.rows(
+      `SELECT id, CASE WHEN size = 0 THEN 1 ELSE size END FROM ${features}
+       WHERE geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326)
+         AND maxx >= $1 AND minx <= $3 AND maxy >= $2 AND miny <= $4 AND (size = 0 OR size >= $5)`,
+      [box[0], box[1], box[2], box[3], minSize > 0 ? minSize : -1],
+    )) as [number, number][]
+    const matched = hits.length
+    const ids = largest(hits, Math.floor(limit))
+    if (ids.length === 0) return { features: [], matched }
+    const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
+    const rows = await this.db.rows(
+      `SELECT id, geom${cols} FROM ${features} WHERE id = ANY($1::integer[]) ORDER BY id`,
+      [ids],
+    )
+    return { matched, features: rows.map((row) => storedFeature(d, row)) }
+  }
+
+  async allFeatures(id: string): Promise<StoredFeature[]> {
+    const d = this.must(id)
+    const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
+    const rows = await this.db.rows(`SELECT id, geom${cols} FROM ${tableNames(id).features} ORDER BY id`)
+    return rows.map((row) => storedFeature(d, row))
+  }
+
+  async cells(id: string, zoom: number, x: number, y: number): Promise<AggregateCell[]> {
+    const k = 2 ** CELL_BITS
+    return this.db.query<AggregateCell>(
+      `SELECT cx, cy, n FROM agg_cells WHERE dataset = $1 AND level = $2 AND cx BETWEEN $3 AND $4
+       AND cy BETWEEN $5 AND $6 ORDER BY cx, cy`,
+      [id, zoom + CELL_BITS, x * k, x * k + k - 1, y * k, y * k + k - 1],
+    )
+  }
+
+  async series(name: string): Promise<SeriesPoint[]> {
+    return this.db.query<SeriesPoint>('SELECT t, value FROM series_points WHERE series = $1 ORDER BY seq', [
+      name,
+    ])
+  }
+
+  async replaceSeries(name: string, points: readonly SeriesPoint[]): Promise<void> {
+    await this.db.tx(async () => {
+      await this.db.run('DELETE FROM series_points WHERE series = $1', [name])
+      if (points.length === 0) return
+      await this.db.run(
+        `INSERT INTO series_points (series, seq, t, value)
+         SELECT $1, s.seq - 1, s.t, s.value FROM unnest($2::text[], $3::double precision[]) WITH ORDINALITY AS s(t, value, seq)`,
+        [name, points.map((p) => p.t), points.map((p) => p.value)],
+      )
+    })
+  }
+
+  async getMeta(key: string): Promise<string | undefined> {
+    return (await this.db.one<{ value: string }>('SELECT value FROM meta WHERE key = $1', [key]))?.value
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.db.run(
+      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [key, value],
+    )
+  }
+
+  /** Ends the pool (once). */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.db.close()
+  }
+}
+
+function* encodeAll(d: DatasetDef, features: Iterable<FeatureInput>): Generator<EncodedRow> {
+  for (const f of features) yield encodeFeature(d, f)
+}
+
+export interface PgStoreOptions {
+  /** Pool size of this process (default 10). */
+  max?: number
+  applicationName?: string
+}
+
+/**
+ * Opens the PostgreSQL store on `url`: a pool, the migrations (under an advisory lock), one
+ * feature table per catalog dataset (columns added for new fields), and the aggregate cells
+ * rebuilt where the catalog's aggregate zooms changed — as openStore() does for SQLite.
+ */
+export async function openPgStore(
+  url: string,
+  catalog: Catalog,
+  opts: PgStoreOptions = {},
+): Promise<PgStore> {
+  const db = pgDatabase({ url, max: opts.max, applicationName: opts.applicationName })
+  try {
+    await migratePg(db)
+    await ensurePgDatasetTables(db, catalog.datasets)
+    const store = new PgStore(db, catalog)
+    const have = new Map(
+      (await db.query<{ id: string; agg_levels: string }>('SELECT id, agg_levels FROM datasets')).map((r) => [
+        r.id,
+        r.agg_levels,
+      ]),
+    )
+    for (const d of catalog.datasets) {
+      const zooms = store.aggregateZooms(d.id)
+      if (have.get(d.id) !== zooms.join(',')) await rebuildPgCells(db, d, zooms)
+    }
+    return store
+  } catch (err) {
+    await db.close().catch(() => undefined)
+    throw err
+  }
+}

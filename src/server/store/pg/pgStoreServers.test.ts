@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { catalogFrom } from '../catalog'
+import type { FeatureInput } from '../Store'
+import { openPgStore, type PgStore } from './pgStore'
+import { DATASET_CHANNEL } from './pgWriteDataset'
+import { buildings, fixtureCatalog, wires } from './storeFixture'
+import { testPg, type TestPg } from './testing/pgTestDatabase'
+
+// PostgreSQL only: several servers on one database, COPY failures, opening together.
+
+let t: TestPg
+let a: PgStore
+let b: PgStore
+beforeAll(async () => {
+  t = await testPg()
+  // Two servers starting together: tables and cells set up once, neither fails.
+  ;[a, b] = await Promise.all([openPgStore(t.url, fixtureCatalog), openPgStore(t.url, fixtureCatalog)])
+  await a.replaceDataset('wires', wires(40))
+})
+afterAll(async () => {
+  await a?.close()
+  await b?.close()
+  await t?.drop()
+})
+
+describe('PgStore on one database with several servers', () => {
+  it("sees another server's import: notified with {id, version}, then the new version and rows", async () => {
+    expect((await b.info('wires')).version).toBe(1)
+    const listener = await t.db.connect()
+    try {
+      const note = new Promise<string>((resolve) =>
+        listener.on('notification', (m) => {
+          if (m.channel === DATASET_CHANNEL) resolve(m.payload ?? '')
+        }),
+      )
+      await listener.query(`LISTEN ${DATASET_CHANNEL}`)
+      await a.replaceDataset('wires', wires(55, 2))
+      expect(JSON.parse(await note)).toEqual({ id: 'wires', version: 2 })
+    } finally {
+      listener.release()
+    }
+    // The cluster calls datasetReplaced on the notification; the TTL bounds it otherwise.
+    b.datasetReplaced('wires')
+    expect(await b.info('wires')).toMatchObject({ version: 2, count: 55 })
+    const page = await b.records('wires', [], 100, 0)
+    expect(page.total).toBe(55)
+    expect(page).toEqual(await a.records('wires', [], 100, 0))
+  })
+
+  it('caches info between requests (no promise while fresh)', async () => {
+    await a.info('bldg')
+    const again = a.info('bldg')
+    expect(again instanceof Promise).toBe(false)
+  })
+
+  it('keeps the old data, version and no staging table when the COPY fails midway', async () => {
+    const before = await a.info('wires')
+    function* failing(): Generator<FeatureInput> {
+      yield* wires(3000, 4)
+      throw new Error('source went away')
+    }
+    await expect(a.replaceDataset('wires', failing())).rejects.toThrow('source went away')
+    a.datasetReplaced('wires')
+    expect(await a.info('wires')).toEqual(before)
+    expect(await t.db.query(`SELECT to_regclass('ds_wires__staging') AS t`)).toEqual([{ t: null }])
+    // A value PostgreSQL refuses (NUL in text is dropped, so: a number column given text by SQL) fails the COPY itself.
+    expect(await a.replaceDataset('wires', wires(10, 8))).toBe(10)
+    expect((await a.info('wires')).version).toBe(before.version + 1)
+  })
+
+  it('stores text with NUL characters dropped and COPY escapes round-tripped', async () => {
+    const odd = ['a\\b', 'tab\tx', 'line\nbreak', 'cr\rx', 'nul\0x', '\\N', 'ünï']
+    await a.replaceDataset(
+      'wires',
+      odd.map((owner, i) => ({
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [-106, 35 + i / 100],
+            [-105.9, 35 + i / 100],
+          ],
+        },
+        properties: { kv: i, owner },
+      })),
+    )
+    const got = await a.records('wires', [], 100, 0)
+    expect(got.records.map((r) => r.owner)).toEqual(odd.map((s) => s.replace(/\0/g, '')))
+  })
+
+  it('adds columns for new fields and rebuilds cells when the aggregate zooms change', async () => {
+    await a.replaceDataset('bldg', buildings(200))
+    const layers = {
+      datasets: fixtureCatalog.datasets.map((d) =>
+        d.id === 'bldg' ? { ...d, fields: [...d.fields, { name: 'extra', type: 'string' }] } : d,
+      ),
+      sources: fixtureCatalog.sources.map((s) => ({
+        ...s,
+        type: 'mvt',
+        generalize: s.generalize ? { ...s.generalize, aggregateMaxZoom: 6 } : undefined,
+      })),
+    }
+    const changed = catalogFrom(layers, { tables: fixtureCatalog.tables })
+    const c = await openPgStore(t.url, changed)
+    try {
+      const levels = await t.db.query<{ level: number }>(
+        `SELECT DISTINCT level FROM agg_cells WHERE dataset = 'bldg' ORDER BY level`,
+      )
+      expect(levels.map((r) => r.level)).toEqual([10, 11, 12])
+      const first = (await c.records('bldg', [], 1, 0)).records[0]
+      expect(first).toMatchObject({ id: 1, extra: null })
+    } finally {
+      await c.close()
+    }
+  })
+})

@@ -1,0 +1,212 @@
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { from as copyFrom } from 'pg-copy-streams'
+import { countCells, CELL_BITS, type ZoomCells } from '../aggregateCells'
+import type { DatasetDef } from '../catalog'
+import type { ColumnIndex } from '../columnIndex'
+import { ColumnIndexBuilder, columnIndexRows } from '../columnIndexStore'
+import { fieldColumn, tableNames } from '../datasetTables'
+import { mercX, mercY } from '../geometryCodec'
+import type { EncodedRow, ReplaceOptions } from '../writeDataset'
+import { blobToEwkb } from './ewkb'
+import { createPgStagingTable, FIXED_COLUMNS, swapInPgStaging } from './pgDatasetTables'
+import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
+
+/** The channel every server listens on: `{ id, version }` of a dataset replaced (sent at commit). */
+export const DATASET_CHANNEL = 'emberline_dataset'
+
+/** Rows per COPY chunk handed to the connection. */
+const CHUNK_ROWS = 512
+
+/** COPY text format: backslash, newline, carriage return and tab escaped; NUL (which PostgreSQL text cannot hold) dropped. */
+function copyText(s: string): string {
+  return /[\\\n\r\t\0]/.test(s)
+    ? s
+        .replace(/\\/g, '\\\\')
+        .replace(/\n/g, '\\n')
+        .replace(/\r/g, '\\r')
+        .replace(/\t/g, '\\t')
+        .replace(/\0/g, '')
+    : s
+}
+
+function copyValue(v: string | number | null): string {
+  if (v === null) return '\\N'
+  return typeof v === 'number' ? String(v) : copyText(v)
+}
+
+interface Filled {
+  n: number
+  box: number[]
+  centerX: number[]
+  centerY: number[]
+  index: ColumnIndexBuilder
+}
+
+/** The COPY text of the rows (chunks of CHUNK_ROWS lines), computing bbox, centres and column index on the way. */
+async function* copyChunks(
+  d: DatasetDef,
+  rows: Iterable<EncodedRow> | AsyncIterable<EncodedRow>,
+  options: ReplaceOptions,
+  filled: Filled,
+): AsyncGenerator<string> {
+  const { onProgress, precomputed } = options
+  const indexFields = options.indexFields ?? []
+  const indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
+  const picked: unknown[] = new Array<unknown>(indexFields.length)
+  const { box, centerX, centerY, index } = filled
+  let chunk = ''
+  let inChunk = 0
+  for await (const g of rows) {
+    const n = ++filled.n
+    const located = !Number.isNaN(g.minx)
+    const ewkb = located ? blobToEwkb(g.blob, d.geometry) : null
+    const blob = Buffer.from(g.blob.buffer, g.blob.byteOffset, g.blob.byteLength).toString('hex')
+    chunk += located
+      ? `${n}\t${g.minx}\t${g.miny}\t${g.maxx}\t${g.maxy}\t${g.size}\t\\\\x${blob}\t${ewkb ? ewkb.toString('hex') : '\\N'}`
+      : `${n}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\\\x${blob}\t\\N`
+    for (const v of g.values) chunk += '\t' + copyValue(v)
+    chunk += '\n'
+    // A record only (no geometry) is in the column index (records API), not in the bbox or the cells.
+    if (located) {
+      if (g.minx < (box[0] as number)) box[0] = g.minx
+      if (g.miny < (box[1] as number)) box[1] = g.miny
+      if (g.maxx > (box[2] as number)) box[2] = g.maxx
+      if (g.maxy > (box[3] as number)) box[3] = g.maxy
+    }
+    if (!precomputed) {
+      for (let j = 0; j < indexAt.length; j++) picked[j] = g.values[indexAt[j] as number]
+      index.add(n, picked)
+      if (located) {
+        centerX.push(mercX((g.minx + g.maxx) / 2))
+        centerY.push(mercY((g.miny + g.maxy) / 2))
+      }
+    }
+    if (onProgress && n % 10000 === 0) onProgress(n)
+    if (++inChunk === CHUNK_ROWS) {
+      yield chunk
+      chunk = ''
+      inChunk = 0
+    }
+  }
+  if (chunk) yield chunk
+}
+
+/** Replaces a dataset's aggregate cells (inside the caller's transaction): one INSERT per zoom from arrays. */
+export async function writePgCells(db: PgDatabase, id: string, cells: readonly ZoomCells[]): Promise<void> {
+  await db.run('DELETE FROM agg_cells WHERE dataset = $1', [id])
+  for (const c of cells) {
+    if (c.n.length === 0) continue
+    await db.run(
+      `INSERT INTO agg_cells (dataset, level, cx, cy, n)
+       SELECT $1, $2, unnest($3::integer[]), unnest($4::integer[]), unnest($5::integer[])`,
+      [id, c.zoom + CELL_BITS, Array.from(c.cx), Array.from(c.cy), Array.from(c.n)],
+    )
+  }
+}
+
+/** Writes a column index for `version` of a dataset (replacing any previous one). */
+export async function persistPgColumnIndex(
+  db: PgDatabase,
+  datasetId: string,
+  version: number,
+  index: ColumnIndex,
+  fields: ReplaceOptions['indexFields'] = [],
+): Promise<void> {
+  await db.run('DELETE FROM column_index WHERE dataset = $1', [datasetId])
+  for (const r of columnIndexRows(index, fields))
+    await db.run(
+      'INSERT INTO column_index (dataset, field, version, kind, data, dict) VALUES ($1, $2, $3, $4, $5, $6)',
+      [datasetId, r.field, version, r.kind, r.data, r.dict],
+    )
+}
+
+/**
+ * Replaces every feature of a dataset in one transaction (or inside the caller's, the demo
+ * seed): the rows are COPied into a staging table beside the live one (text format, the
+ * PostGIS geometry as EWKB), indexed (primary key, GiST), then swapped in with the new version,
+ * count, bbox, aggregate cells and column index, and `pg_notify(DATASET_CHANNEL, {id, version})`
+ * — delivered to every listening server at the commit. Imports of one dataset take turns (an
+ * advisory lock); readers see the old rows until the commit, the new after. On any error (a bad
+ * feature, a failed COPY) the transaction rolls back: the live data and version stay as they were.
+ */
+export async function pgReplaceDatasetRows(
+  db: PgDatabase,
+  d: DatasetDef,
+  rows: Iterable<EncodedRow> | AsyncIterable<EncodedRow>,
+  options: ReplaceOptions,
+): Promise<{ n: number; version: number }> {
+  return db.tx(async () => {
+    await db.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ADVISORY_LOCK_SPACE, `dataset:${d.id}`])
+    const staging = await createPgStagingTable(db, d)
+    const filled: Filled = {
+      n: 0,
+      box: [Infinity, Infinity, -Infinity, -Infinity],
+      centerX: [],
+      centerY: [],
+      index: new ColumnIndexBuilder(options.indexFields ?? []),
+    }
+    const columns = [...FIXED_COLUMNS, ...d.fields.map((f) => fieldColumn(f.name))].join(', ')
+    await db.withClient(async (client) => {
+      const copy = client.query(copyFrom(`COPY ${staging} (${columns}) FROM STDIN`))
+      await pipeline(Readable.from(copyChunks(d, rows, options, filled)), copy)
+    })
+    await swapInPgStaging(db, d)
+    return finish(db, d, filled, options)
+  })
+}
+
+/** Cells, version, count, bbox, column index and the notification of the rows just written. */
+async function finish(
+  db: PgDatabase,
+  d: DatasetDef,
+  filled: Filled,
+  options: ReplaceOptions,
+): Promise<{ n: number; version: number }> {
+  const { aggZooms, onProgress, precomputed } = options
+  const { n, box } = filled
+  const located = Number.isFinite(box[0])
+  const extras = precomputed
+    ? precomputed()
+    : { cells: countCells(filled.centerX, filled.centerY, aggZooms), index: filled.index.build() }
+  if (extras.index.ids.length !== n)
+    throw new Error(`column index has ${extras.index.ids.length} rows, expected ${n}`)
+  await writePgCells(db, d.id, extras.cells)
+  await db.run('INSERT INTO datasets (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [d.id])
+  const row = await db.one<{ version: number }>(
+    `UPDATE datasets SET version = version + 1, feature_count = $2, minx = $3, miny = $4, maxx = $5,
+     maxy = $6, agg_levels = $7, updated_at = $8 WHERE id = $1 RETURNING version`,
+    [
+      d.id,
+      n,
+      located ? box[0] : null,
+      located ? box[1] : null,
+      located ? box[2] : null,
+      located ? box[3] : null,
+      aggZooms.join(','),
+      new Date().toISOString(),
+    ],
+  )
+  const version = row?.version ?? 0
+  await persistPgColumnIndex(db, d.id, version, extras.index, options.indexFields)
+  await db.run('SELECT pg_notify($1, $2)', [DATASET_CHANNEL, JSON.stringify({ id: d.id, version })])
+  onProgress?.(n)
+  return { n, version }
+}
+
+/** Rebuilds only the aggregate cells (when the configured aggregate zooms changed). */
+export async function rebuildPgCells(
+  db: PgDatabase,
+  d: DatasetDef,
+  aggZooms: readonly number[],
+): Promise<void> {
+  await db.tx(async () => {
+    const rows = await db.rows(
+      `SELECT minx, miny, maxx, maxy FROM ${tableNames(d.id).features} WHERE minx IS NOT NULL`,
+    )
+    const centerX = rows.map((r) => mercX(((r[0] as number) + (r[2] as number)) / 2))
+    const centerY = rows.map((r) => mercY(((r[1] as number) + (r[3] as number)) / 2))
+    await writePgCells(db, d.id, countCells(centerX, centerY, aggZooms))
+    await db.run('UPDATE datasets SET agg_levels = $2 WHERE id = $1', [d.id, aggZooms.join(',')])
+  })
+}
