@@ -261,17 +261,31 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
           const placeholders = new Set(rows.filter((r) => r.inserted).map((r) => r.key))
           const left = Math.max(0, ...check.map((k) => (held.get(k)?.lockedUntil ?? 0) - now))
           const locked: string[] = []
+          const counted = new Map<string, ThrottleRecord>()
           if (left === 0) {
             for (const rule of count) {
               const { next, locked: didLock } = failOnce(held.get(rule.key) ?? null, rule, now)
               held.set(rule.key, next)
+              counted.set(rule.key, next)
               placeholders.delete(rule.key)
               if (didLock) locked.push(rule.key)
-              await db.run(
-                'UPDATE identity_throttle SET failures = $2, window_start = $3, locked_until = $4 WHERE key = $1',
-                [rule.key, next.failures, next.windowStart, next.lockedUntil],
-              )
             }
+          }
+          if (counted.size > 0) {
+            const rows = [...counted]
+            await db.run(
+              `UPDATE identity_throttle AS t SET failures = u.failures, window_start = u.window_start,
+                 locked_until = u.locked_until
+               FROM unnest($1::text[], $2::integer[], $3::bigint[], $4::bigint[])
+                 AS u (key, failures, window_start, locked_until)
+               WHERE t.key = u.key`,
+              [
+                rows.map(([k]) => k),
+                rows.map(([, r]) => r.failures),
+                rows.map(([, r]) => r.windowStart),
+                rows.map(([, r]) => r.lockedUntil),
+              ],
+            )
           }
           if (placeholders.size > 0)
             await db.run('DELETE FROM identity_throttle WHERE key = ANY($1::text[])', [[...placeholders]])
