@@ -72,3 +72,22 @@ describe('cachedVerifier', () => {
     expect(state.stamp).toBe(before + 2)
   })
 })
+
+describe('cachedVerifier without a change stamp (PostgreSQL: several servers on one database)', () => {
+  it('asks the store on every request, so a revoke by another server is refused at once', async () => {
+    const live = new Set(['token-a'])
+    let calls = 0
+    const inner: SessionVerifier = {
+      async verify(credential) {
+        calls++
+        return live.has(credential) ? session(5_000) : null
+      },
+    }
+    const verifier = cachedVerifier(inner, { now: () => 1_000, cacheable: () => true })
+    expect(await verifier.verify('token-a')).toMatchObject({ memberId: 'm' })
+    expect(await verifier.verify('token-a')).toMatchObject({ memberId: 'm' })
+    expect(calls).toBe(2)
+    live.delete('token-a')
+    expect(await verifier.verify('token-a')).toBeNull()
+  })
+})

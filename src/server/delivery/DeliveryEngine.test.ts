@@ -65,11 +65,11 @@ function setup(
 describe('DeliveryEngine', () => {
   it('tells a member of an alert once, also when a second engine on the same database sees it', async () => {
     const { sent, engine, subscribe } = setup()
-    subscribe()
+    await subscribe()
     const a = engine()
     const b = engine()
-    a.observe(evaluation(alert('x')), 1)
-    b.observe(evaluation(alert('x')), 1)
+    await a.observe(evaluation(alert('x')), 1)
+    await b.observe(evaluation(alert('x')), 1)
     await a.tick(2)
     await b.tick(2)
     expect(sent.map((m) => m.alertIds)).toEqual([['x']])
@@ -77,11 +77,11 @@ describe('DeliveryEngine', () => {
 
   it('drops a waiting alert the member acknowledged, or whose rule they left', async () => {
     const { db, sent, engine, subscribe } = setup({ digestWindowMinutes: 10 })
-    subscribe(['rule-a', 'rule-b'])
+    await subscribe(['rule-a', 'rule-b'])
     const e = engine()
-    e.observe(evaluation(alert('x'), alert('y', 'warning', 'rule-b'), alert('z')), 0)
-    createAlertsStore(db).acknowledge('x', { memberId: 'm1', ip: null }, 1)
-    subscribe(['rule-a'])
+    await e.observe(evaluation(alert('x'), alert('y', 'warning', 'rule-b'), alert('z')), 0)
+    await createAlertsStore(db).acknowledge('x', { memberId: 'm1', ip: null }, 1)
+    await subscribe(['rule-a'])
     await e.tick(9 * 60_000)
     expect(sent).toHaveLength(0) // the digest window
     await e.tick(10 * 60_000)
@@ -90,15 +90,15 @@ describe('DeliveryEngine', () => {
 
   it('reminds at the interval, at most maxReminders times, not after acknowledgement', async () => {
     const { db, sent, engine, subscribe } = setup()
-    subscribe()
+    await subscribe()
     const e = engine()
-    e.observe(evaluation(alert('x'), alert('y')), 0)
+    await e.observe(evaluation(alert('x'), alert('y')), 0)
     await e.tick(0)
     await e.tick(59 * 60_000)
     expect(sent).toHaveLength(1)
     await e.tick(60 * 60_000)
     expect(sent.map((m) => m.kind)).toEqual(['digest', 'reminder'])
-    createAlertsStore(db).acknowledge('x', { memberId: 'm1', ip: null }, 1)
+    await createAlertsStore(db).acknowledge('x', { memberId: 'm1', ip: null }, 1)
     await e.tick(120 * 60_000)
     await e.tick(180 * 60_000)
     expect(sent.slice(2).map((m) => m.alertIds)).toEqual([['y']])
@@ -106,34 +106,33 @@ describe('DeliveryEngine', () => {
 
   it('forgets log lines, finished jobs and notices of ended episodes after 90 days', async () => {
     const { db, sent, engine, subscribe } = setup()
-    subscribe()
+    await subscribe()
     const e = engine()
-    e.observe(evaluation(alert('x'), alert('y')), 0)
+    await e.observe(evaluation(alert('x'), alert('y')), 0)
     await e.tick(0)
     expect(sent).toHaveLength(1)
-    e.observe(evaluation(alert('y')), 1) // x clears
-    createAlertsStore(db).acknowledge('y', { memberId: 'm1', ip: null }, 2)
+    await e.observe(evaluation(alert('y')), 1) // x clears
+    await createAlertsStore(db).acknowledge('y', { memberId: 'm1', ip: null }, 2)
     await e.tick(91 * 24 * 3_600_000)
     const count = (table: string) => Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().get())
-    expect(
-      createDeliveryStore(db)
-        .recentLog(100)
-        .map((l) => l.event),
-    ).toEqual(['acknowledged', 'cleared'])
+    expect((await createDeliveryStore(db).recentLog(100)).map((l) => l.event)).toEqual([
+      'acknowledged',
+      'cleared',
+    ])
     expect(count('delivery_jobs')).toBe(0)
     expect(count('alert_notices')).toBe(1) // y: its episode is still on
   })
 
   it('sends by SMS and e-mail (with a subject); a missing address is logged, the other still goes', async () => {
     const { db, sent, engine, subscribe } = setup({}, { phone: null, email: 'm@example.org', active: true })
-    subscribe(['rule-a'], 'both')
+    await subscribe(['rule-a'], 'both')
     const e = engine()
-    e.observe(evaluation(alert('x', 'critical')), 0)
+    await e.observe(evaluation(alert('x', 'critical')), 0)
     await e.tick(0)
     expect(sent.map((m) => [m.channel, m.to, m.kind])).toEqual([['email', 'm@example.org', 'alert']])
     expect(sent[0]?.subject).toBe('Emberline Critical: Hazard x near Line 7')
     expect(sent[0]?.text).toContain('Open the map at this alert: http://e/Alerts?alert=x&')
-    const log = createDeliveryStore(db).recentLog(10)
+    const log = await createDeliveryStore(db).recentLog(10)
     expect(log.find((l) => l.event === 'no_recipient')).toMatchObject({
       channel: 'sms',
       detail: 'no sms address',

@@ -1,6 +1,7 @@
 import type { DeliverySettings } from '../../shared/config'
 import type { AlertsEvaluation } from '../alerts'
 import type { AlertSubscription, AlertSubscriptionStore } from '../store/alertSubscriptionStore'
+import type { Awaitable } from '../store/Awaitable'
 import type { DeliveryStore, Notice } from '../store/deliveryStore'
 import type { AlertChannel, SendAlertMessage } from './alertChannels'
 import { composeMessage } from './composeMessage'
@@ -21,7 +22,7 @@ export interface DeliveryEngineOptions {
   severityLabels: ReadonlyMap<string, string>
   store: DeliveryStore
   subscriptions: AlertSubscriptionStore
-  recipient: (memberId: string) => Recipient | null
+  recipient: (memberId: string) => Awaitable<Recipient | null>
   send: SendAlertMessage
   /** Base of links in messages, e.g. https://emberline.example.org */
   baseUrl: string
@@ -56,6 +57,10 @@ function byMember(notices: readonly Notice[]): Map<string, Notice[]> {
 export class DeliveryEngine {
   private lastIds: Set<string> | null = null
   private prunedAt = Number.NEGATIVE_INFINITY
+  /** Jobs a stopped leader was sending are requeued once, by the first tick of this engine. */
+  private requeued = false
+  /** Observations run one after another (each reads what the previous one recorded). */
+  private observing: Promise<unknown> = Promise.resolve()
   private running: Promise<void> = Promise.resolve()
   private readonly bypass: Set<string>
 
@@ -64,21 +69,30 @@ export class DeliveryEngine {
     this.bypass = new Set(o.settings.bypassQuietHours ?? (first ? [first] : []))
   }
 
-  /** Records raised and cleared alerts and queues notices; true when the set of alerts changed. */
-  observe(evaluation: AlertsEvaluation, at = this.o.now()): boolean {
+  /**
+   * Records raised and cleared alerts and queues notices; true when the set of alerts changed.
+   * Calls run one after another; a failed one rejects (and is retried by the next evaluation).
+   */
+  observe(evaluation: AlertsEvaluation, at = this.o.now()): Promise<boolean> {
+    const run = this.observing.then(() => this.record(evaluation, at))
+    this.observing = run.catch(() => undefined)
+    return run
+  }
+
+  private async record(evaluation: AlertsEvaluation, at: number): Promise<boolean> {
     const ids = new Set(evaluation.alerts.map((a) => a.id))
     if (this.lastIds && ids.size === this.lastIds.size && [...ids].every((id) => this.lastIds?.has(id)))
       return false
-    const active = this.o.store.activeEpisodes()
+    const active = await this.o.store.activeEpisodes()
     const raised = [...ids].filter((id) => !active.has(id))
     const cleared = [...active.keys()].filter((id) => !ids.has(id))
     if (raised.length === 0 && cleared.length === 0) {
       this.lastIds = ids
       return false
     }
-    const episodes = this.o.store.transition(raised, cleared, at)
-    const subscriptions = this.o.subscriptions.all()
-    this.o.store.inTransaction(() => {
+    const episodes = await this.o.store.transition(raised, cleared, at)
+    const subscriptions = await this.o.subscriptions.all()
+    await this.o.store.inTransaction(async () => {
       for (const alert of evaluation.alerts) {
         const episode = episodes.get(alert.id)
         if (episode === undefined) continue
@@ -89,7 +103,7 @@ export class DeliveryEngine {
         })
         for (const [memberId, sub] of subscriptions) {
           if (!sub.rules.includes(alert.ruleId) || !sub.severities.includes(alert.severity)) continue
-          this.o.store.queueNotice({
+          await this.o.store.queueNotice({
             memberId,
             alertId: alert.id,
             episode,
@@ -109,13 +123,17 @@ export class DeliveryEngine {
   tick(at = this.o.now()): Promise<void> {
     this.running = this.running
       .then(async () => {
-        this.o.store.inTransaction(() => {
-          this.flush(at)
-          this.remind(at)
+        if (!this.requeued) {
+          this.requeued = true
+          await this.o.store.requeueInterrupted()
+        }
+        await this.o.store.inTransaction(async () => {
+          await this.flush(at)
+          await this.remind(at)
         })
         if (at - this.prunedAt >= PRUNE_EVERY_MS) {
           this.prunedAt = at
-          this.o.store.prune(at - RETENTION_MS)
+          await this.o.store.prune(at - RETENTION_MS)
         }
         await runDueJobs(this.o.store, this.o.send, this.o.settings.retry, at)
       })
@@ -124,58 +142,62 @@ export class DeliveryEngine {
   }
 
   /** Notices that can no longer be sent leave the queue (logged); answers the rest. */
-  private stillWanted(
+  private async stillWanted(
     notices: Notice[],
     sub: AlertSubscription | undefined,
     active: ReadonlyMap<string, number>,
     at: number,
-  ): Notice[] {
-    return notices.filter((n) => {
+  ): Promise<Notice[]> {
+    const wantedNow: Notice[] = []
+    for (const n of notices) {
       const wanted = sub && sub.rules.includes(n.fields.rule ?? '') && sub.severities.includes(n.severity)
       const state = !wanted
         ? 'unsubscribed'
         : active.get(n.alertId) !== n.episode
           ? 'cleared'
-          : this.o.store.acknowledged(n.memberId, n.alertId)
+          : (await this.o.store.acknowledged(n.memberId, n.alertId))
             ? 'acknowledged'
             : null
-      if (state === null) return true
-      this.o.store.updateNotice(n, { state, reminders: n.reminders, nextReminderAt: null })
-      this.logNotice(n, state, at, null)
-      return false
-    })
+      if (state === null) {
+        wantedNow.push(n)
+        continue
+      }
+      await this.o.store.updateNotice(n, { state, reminders: n.reminders, nextReminderAt: null })
+      await this.logNotice(n, state, at, null)
+    }
+    return wantedNow
   }
 
-  private flush(at: number): void {
-    const subscriptions = this.o.subscriptions.all()
+  private async flush(at: number): Promise<void> {
+    const subscriptions = await this.o.subscriptions.all()
     const windowMs = this.o.settings.digestWindowMinutes * MINUTE_MS
-    const active = this.o.store.activeEpisodes()
-    for (const [memberId, waiting] of byMember(this.o.store.waitingNotices())) {
+    const active = await this.o.store.activeEpisodes()
+    for (const [memberId, waiting] of byMember(await this.o.store.waitingNotices())) {
       const sub = subscriptions.get(memberId)
-      const live = this.stillWanted(waiting, sub, active, at)
+      const live = await this.stillWanted(waiting, sub, active, at)
       if (!sub || live.length === 0) continue
       if (at < Math.min(...live.map((n) => n.queuedAt)) + windowMs) continue
-      const sendable = this.outsideQuiet(live, sub, at)
+      const sendable = await this.outsideQuiet(live, sub, at)
       if (sendable.length === 0) continue
-      this.dispatch(memberId, sub, sendable, false, at)
+      await this.dispatch(memberId, sub, sendable, false, at)
       for (const n of sendable)
-        this.o.store.updateNotice(n, { state: 'sent', sentAt: at, ...this.nextReminder(0, at) })
+        await this.o.store.updateNotice(n, { state: 'sent', sentAt: at, ...this.nextReminder(0, at) })
     }
   }
 
-  private remind(at: number): void {
+  private async remind(at: number): Promise<void> {
     if (this.o.settings.reminderIntervalMinutes <= 0) return
-    const subscriptions = this.o.subscriptions.all()
-    const active = this.o.store.activeEpisodes()
-    for (const [memberId, due] of byMember(this.o.store.dueReminders(at))) {
+    const subscriptions = await this.o.subscriptions.all()
+    const active = await this.o.store.activeEpisodes()
+    for (const [memberId, due] of byMember(await this.o.store.dueReminders(at))) {
       const sub = subscriptions.get(memberId)
-      const live = this.stillWanted(due, sub, active, at)
+      const live = await this.stillWanted(due, sub, active, at)
       if (!sub || live.length === 0) continue
-      const sendable = this.outsideQuiet(live, sub, at)
+      const sendable = await this.outsideQuiet(live, sub, at)
       if (sendable.length === 0) continue
-      this.dispatch(memberId, sub, sendable, true, at)
+      await this.dispatch(memberId, sub, sendable, true, at)
       for (const n of sendable)
-        this.o.store.updateNotice(n, { state: 'sent', ...this.nextReminder(n.reminders + 1, at) })
+        await this.o.store.updateNotice(n, { state: 'sent', ...this.nextReminder(n.reminders + 1, at) })
     }
   }
 
@@ -186,24 +208,28 @@ export class DeliveryEngine {
   }
 
   /** During quiet hours only bypassing severities pass; the others are held (logged once). */
-  private outsideQuiet(notices: Notice[], sub: AlertSubscription, at: number): Notice[] {
+  private async outsideQuiet(notices: Notice[], sub: AlertSubscription, at: number): Promise<Notice[]> {
     if (!inQuietHours(sub.quietHours, at, this.o.timeZone)) return notices
-    return notices.filter((n) => {
-      if (this.bypass.has(n.severity)) return true
+    const bypassing: Notice[] = []
+    for (const n of notices) {
+      if (this.bypass.has(n.severity)) {
+        bypassing.push(n)
+        continue
+      }
       if (n.state === 'pending') {
-        this.o.store.updateNotice(n, {
+        await this.o.store.updateNotice(n, {
           state: 'held',
           reminders: n.reminders,
           nextReminderAt: n.nextReminderAt,
         })
-        this.logNotice(n, 'held', at, `quiet hours ${sub.quietHours?.start}–${sub.quietHours?.end}`)
+        await this.logNotice(n, 'held', at, `quiet hours ${sub.quietHours?.start}–${sub.quietHours?.end}`)
       }
-      return false
-    })
+    }
+    return bypassing
   }
 
-  private logNotice(n: Notice, event: string, at: number, detail: string | null): void {
-    this.o.store.log({
+  private async logNotice(n: Notice, event: string, at: number, detail: string | null): Promise<void> {
+    await this.o.store.log({
       at,
       jobId: null,
       memberId: n.memberId,
@@ -217,26 +243,31 @@ export class DeliveryEngine {
   }
 
   /** Queues one message per chosen channel (sent by the next job run, retried on failure). */
-  private dispatch(
+  private async dispatch(
     memberId: string,
     sub: AlertSubscription,
     notices: Notice[],
     reminder: boolean,
     at: number,
-  ) {
+  ): Promise<void> {
     const message = composeMessage(this.o.settings.templates, notices, {
       reminder,
       alertsUrl: `${this.o.baseUrl.replace(/\/+$/, '')}/Alerts`,
     })
-    const who = this.o.recipient(memberId)
+    const who = await this.o.recipient(memberId)
     for (const channel of channelsOf(sub, this.o.settings.channels)) {
       const to = who?.active ? (channel === 'sms' ? who.phone : who.email) : null
       const entry = { at, memberId, channel, kind: message.kind, alertIds: message.alertIds, attempt: null }
       if (!to) {
-        this.o.store.log({ ...entry, jobId: null, event: 'no_recipient', detail: `no ${channel} address` })
+        await this.o.store.log({
+          ...entry,
+          jobId: null,
+          event: 'no_recipient',
+          detail: `no ${channel} address`,
+        })
         continue
       }
-      const jobId = this.o.store.addJob(
+      const jobId = await this.o.store.addJob(
         {
           memberId,
           channel,
@@ -250,7 +281,7 @@ export class DeliveryEngine {
         },
         at,
       )
-      this.o.store.log({ ...entry, jobId, event: 'queued', detail: null })
+      await this.o.store.log({ ...entry, jobId, event: 'queued', detail: null })
     }
   }
 }

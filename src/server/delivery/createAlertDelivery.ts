@@ -28,15 +28,14 @@ export function createAlertDelivery(
   if (!settings) return null
   const env = opts.env ?? process.env
   const identity = app.store.members
-  const store = app.store.delivery
-  store.requeueInterrupted()
   return new DeliveryEngine({
     settings,
     severityLabels: new Map(operationsConfig.alerts.severities.map((s) => [s.id, s.label])),
-    store,
+    // Jobs a stopped server was sending are requeued by the engine's first tick (the leader's).
+    store: app.store.delivery,
     subscriptions: app.store.subscriptions,
-    recipient: (memberId) => {
-      const m = identity.memberById(memberId)
+    recipient: async (memberId) => {
+      const m = await identity.memberById(memberId)
       return m ? { phone: m.phone, email: m.email, active: m.status === 'active' } : null
     },
     send: opts.send ?? createAlertChannels({ dataDir: app.appOptions.dataDir, env }),

@@ -20,16 +20,15 @@ export async function deliveryLogRoutes(app: FastifyInstance): Promise<void> {
     { schema: { querystring }, config: { auth: { permission: 'members.read' } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store')
+      const log = await store.recentLog(request.query.limit)
       const emails = new Map<string, string | null>()
-      const emailOf = (id: string) => {
-        if (!emails.has(id)) emails.set(id, identity.memberById(id)?.email ?? null)
-        return emails.get(id) ?? null
-      }
+      for (const id of new Set(log.map((e) => e.memberId)))
+        emails.set(id, (await identity.memberById(id))?.email ?? null)
       return {
-        entries: store.recentLog(request.query.limit).map((e) => ({
+        entries: log.map((e) => ({
           ...e,
           at: new Date(e.at).toISOString(),
-          memberEmail: emailOf(e.memberId),
+          memberEmail: emails.get(e.memberId) ?? null,
         })),
       }
     },

@@ -31,11 +31,12 @@ export async function deliveryPlugin(app: FastifyInstance, opts: DeliveryPluginO
     // Delivery is scheduled work: only the leader of the cluster records and sends (on SQLite the
     // one process leads); the others' evaluations (GET /api/alerts) only answer their requests.
     if (!app.leader.isLeader) return
-    try {
-      if (delivery.observe(evaluation)) void delivery.tick()
-    } catch (err) {
-      app.log.warn({ err }, 'alert delivery could not record an evaluation')
-    }
+    delivery.observe(evaluation).then(
+      (changed) => {
+        if (changed) void delivery.tick()
+      },
+      (err: unknown) => app.log.warn({ err }, 'alert delivery could not record an evaluation'),
+    )
   })
   const settings = operationsConfig.delivery
   let stopSchedule = () => undefined as void

@@ -17,7 +17,7 @@ describe('the delivery schedule', () => {
   beforeEach(() => vi.useFakeTimers())
   afterEach(() => vi.useRealTimers())
 
-  it('evaluates at start, on a dataset version change (an import by another process) and on the schedule', () => {
+  it('evaluates at start, on a dataset version change (an import by another process) and on the schedule', async () => {
     const versions: Record<string, number> = { hotspots: 1, lines: 1 }
     const evaluate = vi.fn()
     const tick = vi.fn(async () => undefined)
@@ -28,18 +28,18 @@ describe('the delivery schedule', () => {
     } as unknown as FastifyInstance
     const stop = startDeliverySchedule({ app, delivery: { tick } as unknown as DeliveryEngine, settings })
     expect(evaluate).toHaveBeenCalledTimes(0) // not during start-up…
-    vi.advanceTimersByTime(0)
+    await vi.advanceTimersByTimeAsync(0)
     expect(evaluate).toHaveBeenCalledTimes(1) // …just after
-    vi.advanceTimersByTime(10_000)
+    await vi.advanceTimersByTimeAsync(10_000)
     expect(evaluate).toHaveBeenCalledTimes(1) // nothing changed: only due sends run
     expect(tick).toHaveBeenCalledTimes(1)
     versions.hotspots = 2
-    vi.advanceTimersByTime(10_000)
+    await vi.advanceTimersByTimeAsync(10_000)
     expect(evaluate).toHaveBeenCalledTimes(2)
-    vi.advanceTimersByTime(5 * 60_000 - 20_000)
+    await vi.advanceTimersByTimeAsync(5 * 60_000 - 20_000)
     expect(evaluate).toHaveBeenCalledTimes(3) // the 5-minute schedule
     stop()
-    vi.advanceTimersByTime(60 * 60_000)
+    await vi.advanceTimersByTimeAsync(60 * 60_000)
     expect(evaluate).toHaveBeenCalledTimes(3)
   })
 })

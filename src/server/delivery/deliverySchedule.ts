@@ -16,29 +16,34 @@ export function startDeliverySchedule(deps: {
 }): () => void {
   const { app, delivery, settings } = deps
   const engine = app.alertsEngine
-  const versions = () =>
-    engine
-      .datasetIds()
-      .map((id) => `${id}:${app.store.info(id).version}`)
-      .join(',')
-  let seen = versions()
+  const versions = async () => {
+    const parts: string[] = []
+    for (const id of engine.datasetIds()) parts.push(`${id}:${(await app.store.info(id)).version}`)
+    return parts.join(',')
+  }
   const evaluate = (why: string) => {
+    const failed = (err: unknown) => app.log.warn({ err, why }, 'alert evaluation failed')
     try {
-      engine.evaluate()
+      void Promise.resolve(engine.evaluate()).catch(failed)
     } catch (err) {
-      app.log.warn({ err, why }, 'alert evaluation failed')
+      failed(err)
     }
   }
+  // The versions seen last (the baseline is read at start); a change is evaluated at once.
+  let seen: string | undefined
+  const watchVersions = async () => {
+    const now = await versions()
+    if (seen !== undefined && now !== seen) evaluate('datasets changed')
+    seen = now
+  }
+  const watchFailed = (err: unknown) => app.log.warn({ err }, 'alert datasets could not be read')
+  watchVersions().catch(watchFailed)
   // The first evaluation (the baseline after a start) runs just after start-up, not during it.
   const first = setTimeout(() => evaluate('start'), 0)
   first.unref()
   const watch = setInterval(
     () => {
-      const now = versions()
-      if (now !== seen) {
-        seen = now
-        evaluate('datasets changed')
-      }
+      watchVersions().catch(watchFailed)
       void delivery.tick()
     },
     (settings.watchSeconds ?? 10) * 1000,

@@ -22,7 +22,7 @@ export async function runDueJobs(
   at: number,
 ): Promise<void> {
   const attempts = (retry ?? DEFAULT_RETRY).attempts
-  await Promise.all(store.dueJobs(at).map((job) => runJob(store, send, job, attempts, retry, at)))
+  await Promise.all((await store.dueJobs(at)).map((job) => runJob(store, send, job, attempts, retry, at)))
 }
 
 async function runJob(
@@ -42,8 +42,8 @@ async function runJob(
     alertIds: job.alertIds,
     attempt,
   }
-  // Claimed before sending, so an overlapping run cannot send it twice.
-  store.updateJob(job.id, 'sending', attempt, at)
+  // Claimed before sending (atomically), so an overlapping run — on any server — cannot send it twice.
+  if (!(await store.claimJob(job.id, attempt, at))) return
   try {
     await send({
       channel: job.channel,
@@ -55,18 +55,18 @@ async function runJob(
       text: job.text,
       link: job.link,
     })
-    store.updateJob(job.id, 'sent', attempt, at)
-    store.log({ ...entry, at, event: 'sent', detail: null })
+    await store.updateJob(job.id, 'sent', attempt, at)
+    await store.log({ ...entry, at, event: 'sent', detail: null })
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err)
     if (attempt >= maxAttempts) {
-      store.updateJob(job.id, 'failed', attempt, at)
-      store.log({ ...entry, at, event: 'gave_up', detail: `${reason}; ${attempt} attempts` })
+      await store.updateJob(job.id, 'failed', attempt, at)
+      await store.log({ ...entry, at, event: 'gave_up', detail: `${reason}; ${attempt} attempts` })
       return
     }
     const next = at + retryDelayMs(retry, attempt)
-    store.updateJob(job.id, 'queued', attempt, next)
-    store.log({
+    await store.updateJob(job.id, 'queued', attempt, next)
+    await store.log({
       ...entry,
       at,
       event: 'failed',

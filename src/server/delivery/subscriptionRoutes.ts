@@ -68,7 +68,7 @@ export async function subscriptionRoutes(
     if (!opts.settings) return notFound(reply, NOT_CONFIGURED)
     reply.header('cache-control', 'no-store')
     return {
-      subscription: store.read(sessionOf(request).memberId),
+      subscription: await store.read(sessionOf(request).memberId),
       options: {
         rules: rules.map((r) => ({ id: r.id, title: r.title, severity: r.severity })),
         severities: severities.map((s) => ({ id: s.id, label: s.label })),
@@ -100,7 +100,7 @@ export async function subscriptionRoutes(
       quietHours: quiet,
     }
     const s = sessionOf(request)
-    store.write(s.memberId, subscription, { memberId: s.memberId, ip: request.ip }, now())
+    await store.write(s.memberId, subscription, { memberId: s.memberId, ip: request.ip }, now())
     reply.header('cache-control', 'no-store')
     return { subscription }
   })

@@ -82,7 +82,7 @@ describe('background e-mail delivery', () => {
     const closing = app.close()
     setTimeout(() => held[0]?.release(), 20)
     await closing
-    expect(ctx.members.auditLog().map((e) => e.event)).toContain('reset.sent')
+    expect((await ctx.members.auditLog()).map((e) => e.event)).toContain('reset.sent')
     db.close()
   })
 

@@ -8,7 +8,8 @@ import { looksLikeJwt } from './sessionJwt'
  * The data API's session check against the bundled provider: an opaque session token
  * (looked up by its sha256) or a session JWT (signature, issuer, audience, expiry, and
  * the session row). Revoked or expired sessions and disabled members fail at once: opaque tokens
- * are remembered only until the accounts database next changes (cachedVerifier).
+ * are remembered only until the accounts database next changes (cachedVerifier), and not at all
+ * when the store has no change stamp (PostgreSQL: another server may revoke at any time).
  */
 export function createBundledVerifier(ctx: IdentityContext): SessionVerifier {
   const verifier: SessionVerifier = {
@@ -19,7 +20,7 @@ export function createBundledVerifier(ctx: IdentityContext): SessionVerifier {
     },
   }
   return cachedVerifier(verifier, {
-    stamp: () => ctx.members.changeStamp(),
+    stamp: ctx.members.changeStamp?.bind(ctx.members),
     now: () => ctx.now(),
     cacheable: (credential) => !looksLikeJwt(credential),
   })

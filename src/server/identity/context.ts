@@ -30,7 +30,7 @@ export interface IdentityContext {
   /** Hosts (host[:port], lower case) whose origin may be used for links without EMBERLINE_PUBLIC_URL. */
   allowedHosts: string[]
   now: () => number
-  audit(event: string, fields?: AuditFields): void
+  audit(event: string, fields?: AuditFields): Promise<void>
   /**
    * Work a flow does not wait for (a reset e-mail): tracked so shutdown can wait for it, and
    * never an unhandled rejection (its own failures are audited by the flow; a failure of that
@@ -87,8 +87,8 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     now,
-    audit(event, fields = {}) {
-      members.audit({
+    async audit(event, fields = {}) {
+      await members.audit({
         at: now(),
         event,
         actorId: fields.actorId ?? null,

@@ -30,7 +30,7 @@ export async function ensureFirstMember(
   const outbox = path.join(opts.dataDir, 'outbox', 'sms.jsonl')
   const roles = settings.rbac.firstMemberRoles
   if (env.EMBERLINE_ADMIN_EMAIL) {
-    if (members.memberByEmail(env.EMBERLINE_ADMIN_EMAIL)) return null
+    if (await members.memberByEmail(env.EMBERLINE_ADMIN_EMAIL)) return null
     if (!env.EMBERLINE_ADMIN_PASSWORD)
       throw new Error('EMBERLINE_ADMIN_EMAIL is set but EMBERLINE_ADMIN_PASSWORD is not')
     const member = await createMember(
@@ -52,7 +52,7 @@ export async function ensureFirstMember(
       print('[identity] No EMBERLINE_ADMIN_PHONE: set one with `npm run users -- set-phone` to sign in.')
     return member.email
   }
-  if (members.countMembers() > 0) return null
+  if ((await members.countMembers()) > 0) return null
   const password = newToken(12)
   const member = await createMember(
     members,

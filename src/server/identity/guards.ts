@@ -14,69 +14,99 @@ export function checkOrganization(ctx: IdentityContext, organizationId: string):
   if (!safeEqual(organizationId, ctx.settings.organizationId)) throw errors.organizationNotFound()
 }
 
+/** Refuses an attempt that found a lock (429 with the seconds left), audited as `event`. */
+async function refuseLocked(ctx: IdentityContext, keys: readonly string[], left: number, event: string) {
+  await ctx.audit(event, { subject: keys.join(' ') })
+  return errors.locked(Math.ceil(left / 1000))
+}
+
 /** Refuses the attempt while any of the keys is locked (429 with the seconds left). */
-export function checkNotLocked(ctx: IdentityContext, keys: string[], event: string): void {
-  const now = ctx.now()
-  const left = Math.max(...keys.map((k) => ctx.throttle.lockedFor(k, now)))
-  if (left > 0) {
-    ctx.audit(event, { subject: keys.join(' ') })
-    throw errors.locked(Math.ceil(left / 1000))
-  }
+export async function checkNotLocked(ctx: IdentityContext, keys: string[], event: string): Promise<void> {
+  const left = await ctx.throttle.lockedFor(keys, ctx.now())
+  if (left > 0) throw await refuseLocked(ctx, keys, left, event)
 }
 
 /** The subject's (e-mail's or member's) counter for attempts from one client address. */
 export const subjectAtIp = (subjectKey: string, ip: string) => `${subjectKey}@${ipKey(ip)}`
+
+/** The keys an attempt on a subject from a client address must find unlocked. */
+const attemptKeys = (subjectKey: string, ip: string) => [subjectAtIp(subjectKey, ip), subjectKey, ipKey(ip)]
 
 /**
  * Refuses an attempt on a subject from a client address while the subject is locked for that
  * address, for every address (memberMaxFailures over all of them), or the address itself is.
  * So wrong guesses from one address lock that address out, not the member elsewhere.
  */
-export function checkAttemptAllowed(
+export async function checkAttemptAllowed(
   ctx: IdentityContext,
   subjectKey: string,
   ip: string,
   event: string,
-): void {
-  checkNotLocked(ctx, [subjectAtIp(subjectKey, ip), subjectKey, ipKey(ip)], event)
+): Promise<void> {
+  await checkNotLocked(ctx, attemptKeys(subjectKey, ip), event)
 }
 
 /**
  * Counts an attempt against the subject from this address (maxFailures) and from all addresses
- * (memberMaxFailures) before the slow check, so parallel guesses cannot outrun the lockout;
- * a successful attempt clears the address's counter again (see clearAttempts).
+ * (memberMaxFailures) before the slow check, so parallel guesses cannot outrun the lockout; the
+ * lock check (as checkAttemptAllowed, audited as `event`) and the count are one atomic store
+ * call, so attempts through every server count toward one lockout. A successful attempt clears
+ * the address's counter again (see clearAttempts).
  */
-export function countAttempt(ctx: IdentityContext, subjectKey: string, ip: string): void {
+export async function countAttempt(
+  ctx: IdentityContext,
+  subjectKey: string,
+  ip: string,
+  event: string,
+): Promise<void> {
   const { maxFailures, memberMaxFailures } = ctx.settings.throttle
-  const now = ctx.now()
-  const here = ctx.throttle.fail(subjectAtIp(subjectKey, ip), maxFailures, now)
-  const everywhere = ctx.throttle.fail(subjectKey, memberMaxFailures, now)
-  if (here || everywhere) ctx.audit('throttle.locked', { subject: subjectKey, ip, detail: { everywhere } })
+  const keys = attemptKeys(subjectKey, ip)
+  const outcome = await ctx.throttle.attempt(
+    keys,
+    [
+      { key: subjectAtIp(subjectKey, ip), max: maxFailures },
+      { key: subjectKey, max: memberMaxFailures },
+    ],
+    ctx.now(),
+  )
+  if (outcome.lockedFor > 0) throw await refuseLocked(ctx, keys, outcome.lockedFor, event)
+  if (outcome.locked.length > 0)
+    await ctx.audit('throttle.locked', {
+      subject: subjectKey,
+      ip,
+      detail: { everywhere: outcome.locked.includes(subjectKey) },
+    })
 }
 
 /** After a success: the subject's counter for this address starts again. */
-export function clearAttempts(ctx: IdentityContext, subjectKey: string, ip: string): void {
-  ctx.throttle.clear(subjectAtIp(subjectKey, ip))
+export async function clearAttempts(ctx: IdentityContext, subjectKey: string, ip: string): Promise<void> {
+  await ctx.throttle.clear(subjectAtIp(subjectKey, ip))
 }
 
 /** Counts a failure against a subject key (member or e-mail) and the client address. */
-export function recordFailure(ctx: IdentityContext, subjectKey: string | null, ip: string): void {
+export async function recordFailure(
+  ctx: IdentityContext,
+  subjectKey: string | null,
+  ip: string,
+): Promise<void> {
   const { throttle, settings } = ctx
-  const now = ctx.now()
-  const locked = [
-    subjectKey ? throttle.fail(subjectKey, settings.throttle.maxFailures, now) : false,
-    throttle.fail(ipKey(ip), settings.throttle.ipMaxFailures, now),
-  ]
-  if (locked.some(Boolean)) ctx.audit('throttle.locked', { subject: subjectKey, ip })
+  const locked = await throttle.fail(
+    [
+      ...(subjectKey ? [{ key: subjectKey, max: settings.throttle.maxFailures }] : []),
+      { key: ipKey(ip), max: settings.throttle.ipMaxFailures },
+    ],
+    ctx.now(),
+  )
+  if (locked.length > 0) await ctx.audit('throttle.locked', { subject: subjectKey, ip })
 }
 
 /** A live intermediate session of the member, or intermediate_session_not_found. */
-export function checkIntermediate(
+export async function checkIntermediate(
   ctx: IdentityContext,
   token: string,
   memberId: string,
-): IntermediateSessionRecord {
-  const record = ctx.tokens.intermediate(sha256(token))
+): Promise<IntermediateSessionRecord> {
+  const record = await ctx.tokens.intermediate(sha256(token))
   if (
     !record ||
     record.consumedAt !== null ||
@@ -128,7 +158,7 @@ export function passwordFactor(member: MemberRecord, at: number): AuthFactor {
 }
 
 /** Starts the SMS step: a single-use intermediate session (hash stored) and the §8.1 outcome-B body. */
-export function intermediateBody(
+export async function intermediateBody(
   ctx: IdentityContext,
   member: MemberRecord,
   factors: AuthFactor[],
@@ -136,7 +166,7 @@ export function intermediateBody(
 ) {
   const token = newToken()
   const now = ctx.now()
-  ctx.tokens.insertIntermediate(sha256(token), {
+  await ctx.tokens.insertIntermediate(sha256(token), {
     memberId: member.memberId,
     factors,
     sessionMinutes,

@@ -4,14 +4,7 @@ import { HttpError } from '../http/httpErrors'
 import { noBody } from '../http/schemas'
 import type { IdentityContext } from './context'
 import { hashPassword, newId, verifyPassword } from './crypto'
-import {
-  checkAttemptAllowed,
-  clearAttempts,
-  countAttempt,
-  memberKey,
-  passwordProblem,
-  recordFailure,
-} from './guards'
+import { clearAttempts, countAttempt, memberKey, passwordProblem, recordFailure } from './guards'
 import { permissionsOf } from './rbac'
 import { acceptEmptyJson } from './sdkAuth'
 
@@ -40,8 +33,8 @@ export async function meRoutes(app: FastifyInstance, opts: { ctx: IdentityContex
   app.get('/api/me', async (request, reply) => {
     const s = sessionOf(request)
     reply.header('cache-control', 'no-store')
-    const member = ctx?.members.memberById(s.memberId) ?? null
-    const record = ctx?.members.sessionById(s.sessionId) ?? null
+    const member = ctx ? await ctx.members.memberById(s.memberId) : null
+    const record = ctx ? await ctx.members.sessionById(s.sessionId) : null
     return {
       member: {
         member_id: s.memberId,
@@ -67,7 +60,7 @@ export async function meRoutes(app: FastifyInstance, opts: { ctx: IdentityContex
     { schema: { body: passwordBody } },
     async (request) => {
       const s = sessionOf(request)
-      const member = ctx?.members.memberById(s.memberId)
+      const member = ctx ? await ctx.members.memberById(s.memberId) : null
       if (!ctx || !member?.passwordHash) {
         throw new HttpError(
           409,
@@ -76,27 +69,27 @@ export async function meRoutes(app: FastifyInstance, opts: { ctx: IdentityContex
           'not_supported',
         )
       }
-      checkAttemptAllowed(ctx, memberKey(member.memberId), request.ip, 'password.change_locked')
-      countAttempt(ctx, memberKey(member.memberId), request.ip)
+      // The lock check and the count are one atomic step (countAttempt), across servers.
+      await countAttempt(ctx, memberKey(member.memberId), request.ip, 'password.change_locked')
       if (!(await verifyPassword(request.body.old, member.passwordHash))) {
-        recordFailure(ctx, null, request.ip)
-        ctx.audit('password.change_failed', { memberId: member.memberId, ip: request.ip })
+        await recordFailure(ctx, null, request.ip)
+        await ctx.audit('password.change_failed', { memberId: member.memberId, ip: request.ip })
         throw badRequest('old', 'The current password is not correct.')
       }
-      clearAttempts(ctx, memberKey(member.memberId), request.ip)
+      await clearAttempts(ctx, memberKey(member.memberId), request.ip)
       const problem = passwordProblem(ctx.settings, request.body.new, member.email)
       if (problem) throw badRequest('new', problem)
       if (await verifyPassword(request.body.new, member.passwordHash))
         throw badRequest('new', 'The new password must be different from the current one.')
       const now = ctx.now()
-      ctx.members.updateMember(
+      await ctx.members.updateMember(
         member.memberId,
         { passwordHash: await hashPassword(request.body.new), passwordId: newId('member-password') },
         now,
       )
       // Other sessions end; the one that changed the password stays signed in.
-      const revoked = ctx.members.revokeMemberSessions(member.memberId, now, s.sessionId)
-      ctx.audit('password.changed', {
+      const revoked = await ctx.members.revokeMemberSessions(member.memberId, now, s.sessionId)
+      await ctx.audit('password.changed', {
         memberId: member.memberId,
         ip: request.ip,
         detail: { revokedSessions: revoked },
@@ -107,8 +100,8 @@ export async function meRoutes(app: FastifyInstance, opts: { ctx: IdentityContex
 
   app.post('/api/me/sessions/revoke-all', { schema: { body: noBody } }, async (request) => {
     const s = sessionOf(request)
-    const revoked = ctx ? ctx.members.revokeMemberSessions(s.memberId, ctx.now()) : 0
-    ctx?.audit('session.revoked_all', { memberId: s.memberId, ip: request.ip, detail: { revoked } })
+    const revoked = ctx ? await ctx.members.revokeMemberSessions(s.memberId, ctx.now()) : 0
+    await ctx?.audit('session.revoked_all', { memberId: s.memberId, ip: request.ip, detail: { revoked } })
     return { ok: true, revoked_sessions: revoked }
   })
 }

@@ -43,7 +43,7 @@ export async function createMember(
 ): Promise<MemberRecord> {
   const email = input.email.trim().toLowerCase()
   if (!EMAIL.test(email)) throw new Error(`not an e-mail address: "${input.email}"`)
-  if (members.memberByEmail(email)) throw new Error(`a member with e-mail ${email} already exists`)
+  if (await members.memberByEmail(email)) throw new Error(`a member with e-mail ${email} already exists`)
   const problem = input.trustedPassword ? null : passwordProblem(settings, input.password, email)
   if (problem) throw new Error(problem)
   const member: MemberRecord = {
@@ -59,6 +59,6 @@ export async function createMember(
     createdAt: now,
     updatedAt: now,
   }
-  members.insertMember(member)
+  await members.insertMember(member)
   return member
 }

@@ -11,7 +11,6 @@ import {
 } from './crypto'
 import { errors } from './errors'
 import {
-  checkAttemptAllowed,
   checkNotLocked,
   checkOrganization,
   clearAttempts,
@@ -39,23 +38,28 @@ export interface PasswordLogin {
 export async function passwordAuthenticate(ctx: IdentityContext, input: PasswordLogin, ip: string) {
   checkOrganization(ctx, input.organizationId)
   const key = emailKey(input.email)
-  checkAttemptAllowed(ctx, key, ip, 'login.locked')
-  countAttempt(ctx, key, ip)
-  const member = ctx.members.memberByEmail(input.email)
+  // The lock check and the count are one atomic step (countAttempt), across servers.
+  await countAttempt(ctx, key, ip, 'login.locked')
+  const member = await ctx.members.memberByEmail(input.email)
   let ok = false
   if (member?.passwordHash && member.status === 'active')
     ok = await verifyPassword(input.password, member.passwordHash)
   else await burnPasswordCheck(input.password)
   if (!member || !ok) {
-    recordFailure(ctx, null, ip)
+    await recordFailure(ctx, null, ip)
     const reason = !member ? 'unknown_email' : member.status !== 'active' ? 'inactive' : 'bad_password'
-    ctx.audit('login.failed', { memberId: member?.memberId, subject: input.email, ip, detail: { reason } })
+    await ctx.audit('login.failed', {
+      memberId: member?.memberId,
+      subject: input.email,
+      ip,
+      detail: { reason },
+    })
     throw errors.unauthorized()
   }
-  clearAttempts(ctx, key, ip)
+  await clearAttempts(ctx, key, ip)
   // A member without a phone (invited, or their phone was removed by an administrator) enrols one
   // in the SMS step: the intermediate session's member_options carry no phone number.
-  ctx.audit('login.password_ok', {
+  await ctx.audit('login.password_ok', {
     memberId: member.memberId,
     ip,
     ...(member.phone ? {} : { detail: { enrolPhone: true } }),
@@ -116,27 +120,45 @@ export async function resetStart(ctx: IdentityContext, input: ResetStart, reques
   const now = ctx.now()
   const key = `reset:${emailKey(input.email)}`
   const { maxFailures, ipMaxFailures } = ctx.settings.throttle
-  if (ctx.throttle.lockedFor(key, now) > 0 || ctx.throttle.lockedFor(`reset:${ipKey(ip)}`, now) > 0) {
-    ctx.audit('reset.dropped', { subject: input.email, ip })
+  const ipCount = `reset:${ipKey(ip)}`
+  // Checked and counted in one atomic step (across servers).
+  const outcome = await ctx.throttle.attempt(
+    [key, ipCount],
+    [
+      { key, max: maxFailures },
+      { key: ipCount, max: ipMaxFailures },
+    ],
+    now,
+  )
+  if (outcome.lockedFor > 0) {
+    await ctx.audit('reset.dropped', { subject: input.email, ip })
     return {}
   }
-  ctx.throttle.fail(key, maxFailures, now)
-  ctx.throttle.fail(`reset:${ipKey(ip)}`, ipMaxFailures, now)
-  const member = ctx.members.memberByEmail(input.email)
+  const member = await ctx.members.memberByEmail(input.email)
   const token = newToken()
   const tokenHash = sha256(token)
   if (!member || member.status !== 'active') {
-    ctx.audit('reset.unknown', { subject: input.email, ip })
+    await ctx.audit('reset.unknown', { subject: input.email, ip })
     return {}
   }
   const base = resetLinkBase(ctx, requestOrigin)
   if (!base) {
-    ctx.audit('reset.host_refused', { memberId: member.memberId, ip, detail: { origin: requestOrigin } })
+    await ctx.audit('reset.host_refused', {
+      memberId: member.memberId,
+      ip,
+      detail: { origin: requestOrigin },
+    })
     return {}
   }
   const maxMinutes = ctx.settings.resetTokenExpiryMinutes
   const minutes = Math.min(input.expirationMinutes ?? maxMinutes, maxMinutes)
-  ctx.tokens.insertResetToken(tokenHash, member.memberId, input.codeChallenge, now, now + minutes * 60_000)
+  await ctx.tokens.insertResetToken(
+    tokenHash,
+    member.memberId,
+    input.codeChallenge,
+    now,
+    now + minutes * 60_000,
+  )
   const link = resetLink(ctx, base, input.redirectUrl, token)
   // Not awaited: a slow gateway must not tell a known address from an unknown one.
   const sending = ctx.delivery
@@ -165,10 +187,10 @@ export interface PasswordReset {
 
 /** passwords/email/reset: single-use token (+ PKCE check), new password, all sessions revoked, then the SMS step. */
 export async function resetPassword(ctx: IdentityContext, input: PasswordReset, ip: string) {
-  checkNotLocked(ctx, [ipKey(ip)], 'reset.locked')
+  await checkNotLocked(ctx, [ipKey(ip)], 'reset.locked')
   const hash = sha256(input.token)
-  const record = ctx.tokens.resetToken(hash)
-  const member = record ? ctx.members.memberById(record.memberId) : null
+  const record = await ctx.tokens.resetToken(hash)
+  const member = record ? await ctx.members.memberById(record.memberId) : null
   if (
     !record ||
     !member ||
@@ -176,8 +198,8 @@ export async function resetPassword(ctx: IdentityContext, input: PasswordReset, 
     record.expiresAt <= ctx.now() ||
     member.status !== 'active'
   ) {
-    recordFailure(ctx, null, ip)
-    ctx.audit('reset.failed', {
+    await recordFailure(ctx, null, ip)
+    await ctx.audit('reset.failed', {
       memberId: member?.memberId,
       ip,
       detail: { reason: record ? 'expired_or_used' : 'unknown' },
@@ -188,26 +210,26 @@ export async function resetPassword(ctx: IdentityContext, input: PasswordReset, 
     record.codeChallenge &&
     !(input.codeVerifier && safeEqual(pkceChallenge(input.codeVerifier), record.codeChallenge))
   ) {
-    recordFailure(ctx, null, ip)
-    ctx.audit('reset.failed', { memberId: member.memberId, ip, detail: { reason: 'pkce' } })
+    await recordFailure(ctx, null, ip)
+    await ctx.audit('reset.failed', { memberId: member.memberId, ip, detail: { reason: 'pkce' } })
     throw errors.pkce()
   }
   const problem = passwordProblem(ctx.settings, input.password, member.email)
   if (problem) throw errors.weakPassword(problem)
   if (member.passwordHash && (await verifyPassword(input.password, member.passwordHash)))
     throw errors.samePassword()
-  if (!ctx.tokens.useResetToken(hash, ctx.now())) throw errors.resetToken()
+  if (!(await ctx.tokens.useResetToken(hash, ctx.now()))) throw errors.resetToken()
   const now = ctx.now()
   // Every other outstanding reset link of the member stops working.
-  const otherLinks = ctx.tokens.useMemberResetTokens(member.memberId, now)
-  ctx.members.updateMember(
+  const otherLinks = await ctx.tokens.useMemberResetTokens(member.memberId, now)
+  await ctx.members.updateMember(
     member.memberId,
     { passwordHash: await hashPassword(input.password), passwordId: newId('member-password') },
     now,
   )
-  const revoked = ctx.members.revokeMemberSessions(member.memberId, now)
-  ctx.throttle.clear(emailKey(member.email))
-  ctx.audit('password.reset', {
+  const revoked = await ctx.members.revokeMemberSessions(member.memberId, now)
+  await ctx.throttle.clear(emailKey(member.email))
+  await ctx.audit('password.reset', {
     memberId: member.memberId,
     ip,
     detail: { revokedSessions: revoked, invalidatedResetLinks: otherLinks },

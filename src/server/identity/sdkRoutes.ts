@@ -164,8 +164,8 @@ export async function sdkRoutes(app: FastifyInstance, opts: { ctx: IdentityConte
   )
 
   app.post('/b2b/sessions/revoke', { schema: { body: noBody } }, async (request, reply) => {
-    const session = revokeSessionToken(ctx, sdkSessionToken(ctx, request))
-    ctx.audit('session.revoked', {
+    const session = await revokeSessionToken(ctx, sdkSessionToken(ctx, request))
+    await ctx.audit('session.revoked', {
       memberId: session.memberId,
       ip: request.ip,
       detail: { sessionId: session.sessionId },
@@ -175,7 +175,7 @@ export async function sdkRoutes(app: FastifyInstance, opts: { ctx: IdentityConte
 
   app.get('/b2b/organizations/members/me', async (request, reply) => {
     const token = sdkSessionToken(ctx, request)
-    const found = token ? liveSessionByToken(ctx, token) : null
+    const found = token ? await liveSessionByToken(ctx, token) : null
     if (!found) throw errors.noSession()
     return sendData(reply, {
       member_id: found.member.memberId,
@@ -186,7 +186,7 @@ export async function sdkRoutes(app: FastifyInstance, opts: { ctx: IdentityConte
 
   app.get('/b2b/organizations/me', async (request, reply) => {
     const token = sdkSessionToken(ctx, request)
-    if (!token || !liveSessionByToken(ctx, token)) throw errors.noSession()
+    if (!token || !(await liveSessionByToken(ctx, token))) throw errors.noSession()
     return sendData(reply, { organization: organizationJson(ctx.settings) })
   })
 

@@ -25,19 +25,19 @@ export interface SigningKey {
 
 /** Loads the RS256 signing key from the store, generating and saving one on first start. */
 export async function loadSigningKey(store: IdentityStore, now: number): Promise<SigningKey> {
-  if (!store.signingKey()) {
+  if (!(await store.signingKey())) {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true })
     const kid = newId('jwk')
     const pub: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }
     const priv: JWK = { ...(await exportJWK(privateKey)), kid, alg: 'RS256' }
-    store.insertSigningKey(kid, JSON.stringify(priv), JSON.stringify(pub), now)
+    await store.insertSigningKey(kid, JSON.stringify(priv), JSON.stringify(pub), now)
   }
-  const saved = store.signingKey()
+  const saved = await store.signingKey()
   if (!saved) throw new Error('identity: no signing key could be stored')
   return {
     kid: saved.kid,
     privateKey: await importJWK(JSON.parse(saved.privateJwk) as JWK, 'RS256'),
-    jwks: { keys: store.publicKeys().map((k) => JSON.parse(k) as JWK) },
+    jwks: { keys: (await store.publicKeys()).map((k) => JSON.parse(k) as JWK) },
   }
 }
 

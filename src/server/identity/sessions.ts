@@ -47,20 +47,25 @@ export async function issueSession(
     expiresAt: now + minutes * 60_000,
     revokedAt: null,
   }
-  ctx.members.insertSession(session, sha256(sessionToken))
+  await ctx.members.insertSession(session, sha256(sessionToken))
   return { session, member, sessionToken, sessionJwt: await jwtFor(ctx, session, member) }
 }
 
+interface LiveSession {
+  session: SessionRecord
+  member: MemberRecord
+}
+
 /** The session and member behind a session id, or null when revoked, expired or the member is disabled. */
-function live(ctx: IdentityContext, session: SessionRecord | null) {
+async function live(ctx: IdentityContext, session: SessionRecord | null): Promise<LiveSession | null> {
   if (!session || session.revokedAt !== null || session.expiresAt <= ctx.now()) return null
-  const member = ctx.members.memberById(session.memberId)
+  const member = await ctx.members.memberById(session.memberId)
   if (!member || member.status !== 'active') return null
   return { session, member }
 }
 
-export function liveSessionByToken(ctx: IdentityContext, token: string) {
-  return live(ctx, ctx.members.sessionByTokenHash(sha256(token)))
+export async function liveSessionByToken(ctx: IdentityContext, token: string): Promise<LiveSession | null> {
+  return live(ctx, await ctx.members.sessionByTokenHash(sha256(token)))
 }
 
 /**
@@ -73,14 +78,15 @@ export async function refreshSession(
   token: string | null,
   extendMinutes: number | null,
 ): Promise<IssuedSession> {
-  const found = token ? liveSessionByToken(ctx, token) : null
+  const found = token ? await liveSessionByToken(ctx, token) : null
   if (!token || !found) throw errors.noSession()
   const now = ctx.now()
   const capMinutes = sessionCapMinutes(ctx, found.session.factors)
   const cap = found.session.startedAt + capMinutes * 60_000
   const minutes = extendMinutes ? sessionLength(extendMinutes, capMinutes) : null
   const expiresAt = Math.min(minutes ? now + minutes * 60_000 : found.session.expiresAt, cap)
-  ctx.members.touchSession(found.session.sessionId, now, expiresAt)
+  // Revoked since it was read (by this server or another): no fresh JWT for it.
+  if (!(await ctx.members.touchSession(found.session.sessionId, now, expiresAt))) throw errors.noSession()
   const session = { ...found.session, lastAccessedAt: now, expiresAt }
   return {
     session,
@@ -91,10 +97,10 @@ export async function refreshSession(
 }
 
 /** Revokes the session of an opaque token; throws unauthorized_credentials when there is none. */
-export function revokeSessionToken(ctx: IdentityContext, token: string | null): SessionRecord {
-  const found = token ? liveSessionByToken(ctx, token) : null
+export async function revokeSessionToken(ctx: IdentityContext, token: string | null): Promise<SessionRecord> {
+  const found = token ? await liveSessionByToken(ctx, token) : null
   if (!found) throw errors.noSession()
-  ctx.members.revokeSession(found.session.sessionId, ctx.now())
+  await ctx.members.revokeSession(found.session.sessionId, ctx.now())
   return found.session
 }
 
@@ -103,13 +109,14 @@ export async function verifyCredential(
   ctx: IdentityContext,
   credential: string,
 ): Promise<VerifiedSession | null> {
-  let found: ReturnType<typeof live>
+  let found: LiveSession | null
   if (looksLikeJwt(credential)) {
     const claims = await verifySessionJwt(credential, ctx.key.jwks, ctx.settings.projectId, ctx.now())
-    found = claims ? live(ctx, ctx.members.sessionById(claims.sessionId)) : null
+    found = claims ? await live(ctx, await ctx.members.sessionById(claims.sessionId)) : null
     if (found && found.member.memberId !== claims?.memberId) return null
   } else {
-    found = credential.length >= 20 && credential.length <= 200 ? liveSessionByToken(ctx, credential) : null
+    found =
+      credential.length >= 20 && credential.length <= 200 ? await liveSessionByToken(ctx, credential) : null
   }
   if (!found) return null
   return {

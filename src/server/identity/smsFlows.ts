@@ -40,8 +40,8 @@ export interface SmsSend {
 /** otps/sms/send: a fresh code for the enrolled phone (earlier codes stop working). */
 export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) {
   checkOrganization(ctx, input.organizationId)
-  const record = checkIntermediate(ctx, input.intermediateToken, input.memberId)
-  const member = ctx.members.memberById(input.memberId)
+  const record = await checkIntermediate(ctx, input.intermediateToken, input.memberId)
+  const member = await ctx.members.memberById(input.memberId)
   if (!member || member.status !== 'active') throw errors.intermediateSession()
   // Enrolment: a member without a phone names one here; the code proves it, and the phone is
   // kept when the code is verified (smsAuthenticate).
@@ -50,30 +50,40 @@ export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) 
   if (member.phone && input.phone && input.phone.replace(/[\s().-]/g, '') !== member.phone)
     throw errors.phoneMismatch()
   // A member locked by wrong codes or passwords from this address gets no more codes here.
-  checkNotLocked(
+  await checkNotLocked(
     ctx,
     [memberKey(member.memberId), `${memberKey(member.memberId)}@${ipKey(ip)}`, emailKey(member.email)],
     'sms.locked',
   )
-  if (record.sends >= ctx.settings.otp.maxSends) {
-    ctx.audit('sms.too_many', { memberId: member.memberId, ip })
-    throw errors.tooManySends()
+  const tooMany = async () => {
+    await ctx.audit('sms.too_many', { memberId: member.memberId, ip })
+    return errors.tooManySends()
   }
+  if (record.sends >= ctx.settings.otp.maxSends) throw await tooMany()
   const { digits, expiryMinutes, maxSendsPerMemberHour, maxSendsPerPhoneHour } = ctx.settings.otp
   const now = ctx.now()
   // Hourly caps per member and per phone number, across intermediate sessions and addresses.
   const perMember = `sms-sent:${memberKey(member.memberId)}`
   const perPhone = `sms-sent:phone:${phone}`
-  if (ctx.smsQuota.lockedFor(perMember, now) > 0 || ctx.smsQuota.lockedFor(perPhone, now) > 0) {
-    ctx.audit('sms.hourly_cap', { memberId: member.memberId, ip })
+  // Checked and counted in one atomic step (across servers).
+  const quota = await ctx.smsQuota.attempt(
+    [perMember, perPhone],
+    [
+      { key: perMember, max: maxSendsPerMemberHour },
+      { key: perPhone, max: maxSendsPerPhoneHour },
+    ],
+    now,
+  )
+  if (quota.lockedFor > 0) {
+    await ctx.audit('sms.hourly_cap', { memberId: member.memberId, ip })
     throw errors.tooManySendsPerHour()
   }
-  ctx.smsQuota.fail(perMember, maxSendsPerMemberHour, now)
-  ctx.smsQuota.fail(perPhone, maxSendsPerPhoneHour, now)
   const code = newNumericCode(digits)
   const salt = newToken(12)
-  ctx.tokens.countIntermediateSend(sha256(input.intermediateToken))
-  ctx.tokens.replaceOtp(
+  // The per-session cap again, counted atomically: parallel sends cannot pass it.
+  if (!(await ctx.tokens.countIntermediateSend(sha256(input.intermediateToken), ctx.settings.otp.maxSends)))
+    throw await tooMany()
+  await ctx.tokens.replaceOtp(
     member.memberId,
     hashCode(code, salt),
     salt,
@@ -87,7 +97,7 @@ export async function smsSend(ctx: IdentityContext, input: SmsSend, ip: string) 
     code,
     text: `Your ${ctx.settings.productName} sign-in code is ${code}. It expires in ${expiryMinutes} minutes.`,
   })
-  ctx.audit('sms.sent', {
+  await ctx.audit('sms.sent', {
     memberId: member.memberId,
     ip,
     ...(enrolPhone ? { detail: { enrolPhone: true } } : {}),
@@ -114,42 +124,41 @@ export interface SmsAuthenticate {
 export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthenticate, ip: string) {
   checkOrganization(ctx, input.organizationId)
   const key = memberKey(input.memberId)
-  checkAttemptAllowed(ctx, key, ip, 'sms.locked')
-  const ist = checkIntermediate(ctx, input.intermediateToken, input.memberId)
-  const member = ctx.members.memberById(input.memberId)
+  await checkAttemptAllowed(ctx, key, ip, 'sms.locked')
+  const ist = await checkIntermediate(ctx, input.intermediateToken, input.memberId)
+  const member = await ctx.members.memberById(input.memberId)
   if (!member || member.status !== 'active') throw errors.intermediateSession()
-  countAttempt(ctx, key, ip)
+  await countAttempt(ctx, key, ip, 'sms.locked')
   const now = ctx.now()
-  const otp = ctx.tokens.latestOtp(member.memberId)
-  const usable =
-    otp && otp.consumedAt === null && otp.expiresAt > now && otp.attempts < ctx.settings.otp.maxAttempts
-  if (otp && usable) ctx.tokens.countOtpAttempt(otp.id)
+  const { maxAttempts } = ctx.settings.otp
+  // The latest code with this attempt counted (atomically), or null when none is usable.
+  const otp = await ctx.tokens.takeOtpAttempt(member.memberId, maxAttempts, now)
   // A code sent to enrol a phone counts only while the member still has none (and vice versa).
   const phone = member.phone ?? otp?.phone ?? null
   const matches = Boolean(
     otp &&
-    usable &&
     phone !== null &&
     (member.phone === null || otp.phone === null) &&
     safeEqual(hashCode(input.code, otp.salt), otp.codeHash),
   )
   if (!otp || !matches) {
-    if (otp && usable && otp.attempts + 1 >= ctx.settings.otp.maxAttempts) ctx.tokens.consumeOtp(otp.id, now)
-    recordFailure(ctx, null, ip)
-    ctx.audit('sms.failed', {
+    // The last attempt on a code burns it.
+    if (otp && otp.attempts >= maxAttempts) await ctx.tokens.consumeOtp(otp.id, now)
+    await recordFailure(ctx, null, ip)
+    await ctx.audit('sms.failed', {
       memberId: member.memberId,
       ip,
-      detail: { reason: usable ? 'wrong_code' : 'no_usable_code' },
+      detail: { reason: otp ? 'wrong_code' : 'no_usable_code' },
     })
     throw errors.otpInvalid()
   }
-  if (!ctx.tokens.consumeOtp(otp.id, now)) throw errors.otpInvalid()
-  if (!ctx.tokens.consumeIntermediate(sha256(input.intermediateToken), now))
+  if (!(await ctx.tokens.consumeOtp(otp.id, now))) throw errors.otpInvalid()
+  if (!(await ctx.tokens.consumeIntermediate(sha256(input.intermediateToken), now)))
     throw errors.intermediateSession()
-  clearAttempts(ctx, key, ip)
+  await clearAttempts(ctx, key, ip)
   if (!member.phone && phone) {
-    ctx.members.updateMember(member.memberId, { phone }, now)
-    ctx.audit('member.phone_enrolled', { memberId: member.memberId, ip })
+    await ctx.members.updateMember(member.memberId, { phone }, now)
+    await ctx.audit('member.phone_enrolled', { memberId: member.memberId, ip })
   }
   const smsFactor: AuthFactor = {
     delivery_method: 'sms',
@@ -162,7 +171,7 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   const requested = sessionLength(input.sessionMinutes, ctx.settings.sessionMinutes.sms)
   const minutes = Math.min(requested, ist.sessionMinutes ?? requested, sessionCapMinutes(ctx, factors))
   const issued = await issueSession(ctx, { ...member, phone }, factors, minutes)
-  ctx.audit('login.success', {
+  await ctx.audit('login.success', {
     memberId: member.memberId,
     ip,
     detail: { sessionId: issued.session.sessionId, minutes },

@@ -14,27 +14,53 @@ beforeEach(() => {
   throttle = createThrottle(createIdentityTokenStore(db), { windowMinutes: 15, lockMinutes: 15 })
 })
 
+const fail = async (key: string, max: number, now: number) =>
+  (await throttle.fail([{ key, max }], now)).length > 0
+const lockedFor = (key: string, now: number) => throttle.lockedFor([key], now)
+
 describe('throttle', () => {
-  it('locks on the 10th failure inside the window, for 15 minutes', () => {
-    for (let i = 0; i < 9; i++) expect(throttle.fail('k', 10, i * MIN)).toBe(false)
-    expect(throttle.lockedFor('k', 9 * MIN)).toBe(0)
-    expect(throttle.fail('k', 10, 10 * MIN)).toBe(true)
-    expect(throttle.lockedFor('k', 10 * MIN)).toBe(15 * MIN)
-    expect(throttle.lockedFor('k', 25 * MIN - 1)).toBe(1)
-    expect(throttle.lockedFor('k', 25 * MIN)).toBe(0)
+  it('locks on the 10th failure inside the window, for 15 minutes', async () => {
+    for (let i = 0; i < 9; i++) expect(await fail('k', 10, i * MIN)).toBe(false)
+    expect(await lockedFor('k', 9 * MIN)).toBe(0)
+    expect(await fail('k', 10, 10 * MIN)).toBe(true)
+    expect(await lockedFor('k', 10 * MIN)).toBe(15 * MIN)
+    expect(await lockedFor('k', 25 * MIN - 1)).toBe(1)
+    expect(await lockedFor('k', 25 * MIN)).toBe(0)
   })
 
-  it('starts a new window once the old one has passed', () => {
-    for (let i = 0; i < 9; i++) throttle.fail('k', 10, 0)
-    expect(throttle.fail('k', 10, 15 * MIN)).toBe(false)
-    expect(throttle.lockedFor('k', 15 * MIN)).toBe(0)
+  it('starts a new window once the old one has passed', async () => {
+    for (let i = 0; i < 9; i++) await fail('k', 10, 0)
+    expect(await fail('k', 10, 15 * MIN)).toBe(false)
+    expect(await lockedFor('k', 15 * MIN)).toBe(0)
   })
 
-  it('keeps keys apart and clears on request', () => {
-    for (let i = 0; i < 10; i++) throttle.fail('a', 10, 0)
-    expect(throttle.lockedFor('a', 0)).toBeGreaterThan(0)
-    expect(throttle.lockedFor('b', 0)).toBe(0)
-    throttle.clear('a')
-    expect(throttle.lockedFor('a', 0)).toBe(0)
+  it('keeps keys apart and clears on request', async () => {
+    for (let i = 0; i < 10; i++) await fail('a', 10, 0)
+    expect(await lockedFor('a', 0)).toBeGreaterThan(0)
+    expect(await lockedFor('b', 0)).toBe(0)
+    expect(await throttle.lockedFor(['b', 'a'], 0)).toBe(15 * MIN)
+    await throttle.clear('a')
+    expect(await lockedFor('a', 0)).toBe(0)
+  })
+
+  it('counts every counter of an attempt and names the ones it locked', async () => {
+    const counts = [
+      { key: 'here', max: 2 },
+      { key: 'everywhere', max: 3 },
+    ]
+    expect(await throttle.attempt([], counts, 0)).toEqual({ lockedFor: 0, locked: [] })
+    expect(await throttle.attempt([], counts, 1)).toEqual({ lockedFor: 0, locked: ['here'] })
+    expect(await throttle.attempt([], counts.slice(1), 2)).toEqual({ lockedFor: 0, locked: ['everywhere'] })
+  })
+
+  it('refuses an attempt while a checked key is locked, and counts nothing then', async () => {
+    for (let i = 0; i < 3; i++) await fail('locked', 3, 0)
+    const outcome = await throttle.attempt(['other', 'locked'], [{ key: 'other', max: 1 }], MIN)
+    expect(outcome).toEqual({ lockedFor: 14 * MIN, locked: [] })
+    expect(await lockedFor('other', MIN)).toBe(0)
+    expect(await throttle.attempt(['other'], [{ key: 'other', max: 1 }], MIN)).toEqual({
+      lockedFor: 0,
+      locked: ['other'],
+    })
   })
 })

@@ -1,42 +1,48 @@
-import type { IdentityTokenStore } from '../store/identityTokenStore'
+import type { IdentityTokenStore, ThrottleOutcome } from '../store/identityTokenStore'
 
 export interface ThrottlePolicy {
   windowMinutes: number
   lockMinutes: number
 }
 
+/** A counter to bump on an attempt: `max` failures inside the window lock `key`. */
+export interface ThrottleCount {
+  key: string
+  max: number
+}
+
 /**
  * Failure counters with lockout: `max` failures inside the window lock the key for
  * lockMinutes. Keys are e.g. `email:<address>` (also for unknown addresses, so locking
- * reveals nothing) and `ip:<address>`. Counters live in the store so restarts keep them.
+ * reveals nothing) and `ip:<address>`. Counters live in the store, so restarts keep them and
+ * every server on one database counts into the same ones; each count is one atomic store call.
  */
 export function createThrottle(tokens: IdentityTokenStore, policy: ThrottlePolicy) {
   const windowMs = policy.windowMinutes * 60_000
   const lockMs = policy.lockMinutes * 60_000
+  const rules = (counts: readonly ThrottleCount[]) => counts.map((c) => ({ ...c, windowMs, lockMs }))
   return {
-    /** Milliseconds left on the lock, 0 when the key may try. */
-    lockedFor(key: string, now: number): number {
-      const r = tokens.throttle(key)
-      return r && r.lockedUntil > now ? r.lockedUntil - now : 0
+    /** Milliseconds left on the longest lock among `keys`, 0 when they may try. */
+    async lockedFor(keys: readonly string[], now: number): Promise<number> {
+      return tokens.lockedFor(keys, now)
     },
-    /** Counts one failure; returns true when this failure locked the key. */
-    fail(key: string, max: number, now: number): boolean {
-      const r = tokens.throttle(key)
-      const fresh = !r || now - r.windowStart >= windowMs
-      const failures = fresh ? 1 : r.failures + 1
-      if (failures >= max) {
-        tokens.putThrottle(key, { failures: 0, windowStart: now, lockedUntil: now + lockMs })
-        return true
-      }
-      tokens.putThrottle(key, {
-        failures,
-        windowStart: fresh ? now : r.windowStart,
-        lockedUntil: r?.lockedUntil ?? 0,
-      })
-      return false
+    /**
+     * One attempt, atomically: refused (lockedFor > 0, nothing counted) while any of `check` is
+     * locked; otherwise one failure is counted on every counter and the keys it locked are named.
+     */
+    async attempt(
+      check: readonly string[],
+      counts: readonly ThrottleCount[],
+      now: number,
+    ): Promise<ThrottleOutcome> {
+      return tokens.throttleAttempt(check, rules(counts), now)
     },
-    clear(key: string): void {
-      tokens.clearThrottle(key)
+    /** Counts one failure on each counter; answers the keys this failure locked. */
+    async fail(counts: readonly ThrottleCount[], now: number): Promise<string[]> {
+      return (await tokens.throttleAttempt([], rules(counts), now)).locked
+    },
+    async clear(key: string): Promise<void> {
+      await tokens.clearThrottle(key)
     },
   }
 }

@@ -45,8 +45,8 @@ describe('npm run users', () => {
   it('disables (ending sessions), enables, resets the password, sets phone and roles, lists', async () => {
     await run('add', 'c@x.test', '--password', 'A-good-long-passphrase')
     const store = createIdentityStore(db)
-    const id = store.memberByEmail('c@x.test')?.memberId ?? ''
-    store.insertSession(
+    const id = (await store.memberByEmail('c@x.test'))?.memberId ?? ''
+    await store.insertSession(
       {
         sessionId: 's',
         memberId: id,
@@ -59,16 +59,16 @@ describe('npm run users', () => {
       'h',
     )
     expect(await run('disable', 'c@x.test')).toBe(0)
-    expect(store.memberById(id)?.status).toBe('inactive')
-    expect(store.sessionById('s')?.revokedAt).toBe(1_000)
+    expect((await store.memberById(id))?.status).toBe('inactive')
+    expect((await store.sessionById('s'))?.revokedAt).toBe(1_000)
     expect(await run('enable', 'c@x.test')).toBe(0)
     expect(await run('reset-password', 'c@x.test', '--password', 'Another-long-passphrase')).toBe(0)
-    expect(await verifyPassword('Another-long-passphrase', store.memberById(id)?.passwordHash ?? '')).toBe(
-      true,
-    )
+    expect(
+      await verifyPassword('Another-long-passphrase', (await store.memberById(id))?.passwordHash ?? ''),
+    ).toBe(true)
     expect(await run('set-phone', 'c@x.test', '+15055550111')).toBe(0)
     expect(await run('set-roles', 'c@x.test', 'stytch_member,stytch_admin')).toBe(0)
-    expect(store.memberById(id)).toMatchObject({
+    expect(await store.memberById(id)).toMatchObject({
       status: 'active',
       phone: '+15055550111',
       roles: ['stytch_member', 'stytch_admin'],
@@ -92,7 +92,7 @@ describe('first start', () => {
     expect(await ensureFirstMember(db, env, (l) => out.push(l), { dataDir: '/tmp/x' })).toBe('boss@x.test')
     expect(await ensureFirstMember(db, env, (l) => out.push(l), { dataDir: '/tmp/x' })).toBeNull()
     expect(out.join('\n')).not.toContain('pw')
-    expect(createIdentityStore(db).memberByEmail('boss@x.test')?.roles).toContain('stytch_admin')
+    expect((await createIdentityStore(db).memberByEmail('boss@x.test'))?.roles).toContain('stytch_admin')
   })
 
   it('otherwise creates a demo member and prints its password and the outbox path once', async () => {
@@ -102,7 +102,10 @@ describe('first start', () => {
     expect(text).toContain(`E-mail: ${email}`)
     expect(text).toContain('/tmp/x/outbox/sms.jsonl')
     expect(
-      await verifyPassword(password, createIdentityStore(db).memberByEmail(email ?? '')?.passwordHash ?? ''),
+      await verifyPassword(
+        password,
+        (await createIdentityStore(db).memberByEmail(email ?? ''))?.passwordHash ?? '',
+      ),
     ).toBe(true)
     expect(await ensureFirstMember(db, {}, () => {}, { dataDir: '/tmp/x' })).toBeNull()
   })

@@ -58,9 +58,9 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
   const settings = io.settings ?? identitySettings
   const now = io.now ?? Date.now
   const { members, tokens } = identityStorage(io.db)
-  const must = (email: string | undefined): MemberRecord => {
+  const must = async (email: string | undefined): Promise<MemberRecord> => {
     if (!email) throw new UsageError('an e-mail address is required')
-    const m = members.memberByEmail(email)
+    const m = await members.memberByEmail(email)
     if (!m) throw new Error(`no member with e-mail ${email}`)
     return m
   }
@@ -83,7 +83,7 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
           },
           now(),
         )
-        members.audit({
+        await members.audit({
           at: now(),
           event: 'member.created',
           memberId: m.memberId,
@@ -98,13 +98,14 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         return 0
       }
       case 'list':
-        for (const m of members.listMembers()) io.print(row(m, members.activeSessionCount(m.memberId, now())))
+        for (const m of await members.listMembers())
+          io.print(row(m, await members.activeSessionCount(m.memberId, now())))
         return 0
       case 'disable': {
-        const m = must(first)
-        members.updateMember(m.memberId, { status: 'inactive' }, now())
-        const ended = members.revokeMemberSessions(m.memberId, now())
-        members.audit({
+        const m = await must(first)
+        await members.updateMember(m.memberId, { status: 'inactive' }, now())
+        const ended = await members.revokeMemberSessions(m.memberId, now())
+        await members.audit({
           at: now(),
           event: 'member.disabled',
           memberId: m.memberId,
@@ -116,9 +117,9 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         return 0
       }
       case 'enable': {
-        const m = must(first)
-        members.updateMember(m.memberId, { status: 'active' }, now())
-        members.audit({
+        const m = await must(first)
+        await members.updateMember(m.memberId, { status: 'active' }, now())
+        await members.audit({
           at: now(),
           event: 'member.enabled',
           memberId: m.memberId,
@@ -130,19 +131,19 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         return 0
       }
       case 'reset-password': {
-        const m = must(first)
+        const m = await must(first)
         const password = options.password ?? newToken(12)
         const problem = passwordProblem(settings, password, m.email)
         if (problem) throw new Error(problem)
-        members.updateMember(
+        await members.updateMember(
           m.memberId,
           { passwordHash: await hashPassword(password), passwordId: newId('member-password') },
           now(),
         )
-        const ended = members.revokeMemberSessions(m.memberId, now())
-        tokens.clearThrottle(emailKey(m.email))
-        tokens.clearThrottle(memberKey(m.memberId))
-        members.audit({
+        const ended = await members.revokeMemberSessions(m.memberId, now())
+        await tokens.clearThrottle(emailKey(m.email))
+        await tokens.clearThrottle(memberKey(m.memberId))
+        await members.audit({
           at: now(),
           event: 'password.set_by_admin',
           memberId: m.memberId,
@@ -155,11 +156,11 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         return 0
       }
       case 'set-phone': {
-        const m = must(first)
+        const m = await must(first)
         if (!second) throw new UsageError('set-phone needs a phone number (or none)')
         const phone = second === 'none' ? null : normalizePhone(second)
-        members.updateMember(m.memberId, { phone }, now())
-        members.audit({
+        await members.updateMember(m.memberId, { phone }, now())
+        await members.audit({
           at: now(),
           event: 'member.phone_set',
           memberId: m.memberId,
@@ -171,7 +172,7 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
         return 0
       }
       case 'set-roles': {
-        const m = must(first)
+        const m = await must(first)
         if (!second) throw new UsageError('set-roles needs a comma-separated role list')
         const roles = checkRoles(
           settings,
@@ -180,8 +181,8 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
             .map((r) => r.trim())
             .filter(Boolean),
         )
-        members.updateMember(m.memberId, { roles }, now())
-        members.audit({
+        await members.updateMember(m.memberId, { roles }, now())
+        await members.audit({
           at: now(),
           event: 'member.roles_set',
           memberId: m.memberId,
@@ -197,7 +198,7 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
       case 'audit': {
         const limit = Number(options.limit ?? 50)
         if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer')
-        for (const e of members.auditLog(limit).reverse()) {
+        for (const e of (await members.auditLog(limit)).reverse()) {
           const detail = Object.keys(e.detail).length ? JSON.stringify(e.detail) : ''
           io.print(
             [

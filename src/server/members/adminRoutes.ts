@@ -96,7 +96,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { ctx: IdentityCon
           offset: (q.page - 1) * q.limit,
         }),
       )
-      const emails = actions.emails(page.entries.flatMap((e) => [e.actorId, e.memberId]))
+      const emails = await actions.emails(page.entries.flatMap((e) => [e.actorId, e.memberId]))
       reply.header('cache-control', 'no-store')
       return {
         total: page.total,

@@ -20,16 +20,16 @@ export function memberActions(ctx: IdentityContext) {
   const store = ctx.members
   const policy = ctx.settings.rbac
 
-  function memberOf(memberId: string, parameter = 'member_id'): MemberRecord {
-    const member = ctx.members.memberById(memberId)
+  async function memberOf(memberId: string, parameter = 'member_id'): Promise<MemberRecord> {
+    const member = await ctx.members.memberById(memberId)
     if (!member || member.organizationId !== ctx.settings.organizationId)
       throw adminErrors.memberNotFound(parameter)
     return member
   }
 
   /** Refuses a change after which no active member could administer members any more. */
-  function keepAnAdministrator(memberId: string, next: { roles?: string[]; status?: MemberStatus }) {
-    const remains = ctx.members.listMembers().some((m) => {
+  async function keepAnAdministrator(memberId: string, next: { roles?: string[]; status?: MemberStatus }) {
+    const remains = (await ctx.members.listMembers()).some((m) => {
       const roles = m.memberId === memberId ? (next.roles ?? m.roles) : m.roles
       const status = m.memberId === memberId ? (next.status ?? m.status) : m.status
       return status === 'active' && isAuthorized(policy, roles, 'members', 'update')
@@ -37,8 +37,8 @@ export function memberActions(ctx: IdentityContext) {
     if (!remains) throw adminErrors.conflict('This would leave no active member who can administer members.')
   }
 
-  function audit(event: string, actor: Actor, memberId: string, detail?: Record<string, unknown>) {
-    ctx.audit(event, { actorId: actor.memberId, memberId, ip: actor.ip, detail })
+  async function audit(event: string, actor: Actor, memberId: string, detail?: Record<string, unknown>) {
+    await ctx.audit(event, { actorId: actor.memberId, memberId, ip: actor.ip, detail })
   }
 
   /** A set-password link (invitation or administrator's reset): no PKCE, so any browser may open it. */
@@ -59,7 +59,7 @@ export function memberActions(ctx: IdentityContext) {
     const now = ctx.now()
     const token = newToken()
     const minutes = ctx.settings.inviteExpiryMinutes
-    ctx.tokens.insertResetToken(sha256(token), member.memberId, null, now, now + minutes * 60_000)
+    await ctx.tokens.insertResetToken(sha256(token), member.memberId, null, now, now + minutes * 60_000)
     const link = resetLink(ctx, base, null, token)
     const days = Math.round((minutes / 1440) * 10) / 10
     const validity = minutes >= 1440 ? `${days} day${days === 1 ? '' : 's'}` : `${minutes} minutes`
@@ -71,7 +71,7 @@ export function memberActions(ctx: IdentityContext) {
       await ctx.delivery.email({ to: member.email, memberId: member.memberId, token, link, text })
       return true
     } catch (err) {
-      ctx.audit(`${kind === 'invite' ? 'member.invite' : 'member.password_link'}_delivery_failed`, {
+      await ctx.audit(`${kind === 'invite' ? 'member.invite' : 'member.password_link'}_delivery_failed`, {
         memberId: member.memberId,
         detail: { error: String(err) },
       })
@@ -80,12 +80,12 @@ export function memberActions(ctx: IdentityContext) {
   }
 
   return {
-    searchMembers(actor: Actor, q: MemberSearch): { members: MemberRecord[]; total: number } {
+    async searchMembers(actor: Actor, q: MemberSearch): Promise<{ members: MemberRecord[]; total: number }> {
       requirePermission(policy, actor, 'members', 'read')
       return store.searchMembers(q)
     },
 
-    getMember(actor: Actor, memberId: string): MemberRecord {
+    async getMember(actor: Actor, memberId: string): Promise<MemberRecord> {
       requirePermission(policy, actor, 'members', 'read')
       return memberOf(memberId)
     },
@@ -99,7 +99,7 @@ export function memberActions(ctx: IdentityContext) {
       const email = input.email.trim().toLowerCase()
       if (!EMAIL.test(email))
         throw adminErrors.badRequest('email', `Not an e-mail address: "${input.email}".`)
-      if (ctx.members.memberByEmail(email))
+      if (await ctx.members.memberByEmail(email))
         throw adminErrors.conflict(`A member with e-mail ${email} already exists.`)
       let roles: string[]
       try {
@@ -130,15 +130,19 @@ export function memberActions(ctx: IdentityContext) {
       }
       // The link's base is checked before the member exists, so a refusal leaves nothing behind.
       const base = linkBase(requestOrigin)
-      ctx.members.insertMember(member)
-      audit('member.invited', actor, member.memberId, { roles, phone: phone !== null })
+      await ctx.members.insertMember(member)
+      await audit('member.invited', actor, member.memberId, { roles, phone: phone !== null })
       const emailSent = await sendSetPasswordLink(member, base, 'invite')
       return { member, emailSent }
     },
 
-    update(actor: Actor, memberId: string, patch: { name?: string; roles?: string[]; phone?: string }) {
+    async update(
+      actor: Actor,
+      memberId: string,
+      patch: { name?: string; roles?: string[]; phone?: string },
+    ): Promise<MemberRecord> {
       requirePermission(policy, actor, 'members', 'update')
-      const member = memberOf(memberId)
+      const member = await memberOf(memberId)
       const changes: Partial<Pick<MemberRecord, 'name' | 'roles' | 'phone'>> = {}
       const detail: Record<string, unknown> = {}
       if (patch.name !== undefined && patch.name.trim() !== member.name) {
@@ -153,7 +157,7 @@ export function memberActions(ctx: IdentityContext) {
           throw adminErrors.badRequest('roles', (err as Error).message)
         }
         if ([...roles].sort().join() !== [...member.roles].sort().join()) {
-          keepAnAdministrator(memberId, { roles })
+          await keepAnAdministrator(memberId, { roles })
           changes.roles = roles
           detail.roles = { from: member.roles, to: roles }
         }
@@ -171,46 +175,49 @@ export function memberActions(ctx: IdentityContext) {
         }
       }
       if (Object.keys(changes).length === 0) return member
-      ctx.members.updateMember(memberId, changes, ctx.now())
-      if (detail.roles) audit('member.roles_changed', actor, memberId, { roles: detail.roles })
-      if (detail.phone) audit('member.phone_changed', actor, memberId, { phone: detail.phone })
-      if (detail.name) audit('member.renamed', actor, memberId)
+      await ctx.members.updateMember(memberId, changes, ctx.now())
+      if (detail.roles) await audit('member.roles_changed', actor, memberId, { roles: detail.roles })
+      if (detail.phone) await audit('member.phone_changed', actor, memberId, { phone: detail.phone })
+      if (detail.name) await audit('member.renamed', actor, memberId)
       return memberOf(memberId)
     },
 
     /** Disables a member: every session of theirs ends at once, and sign-in is refused. */
-    disable(actor: Actor, memberId: string): { member: MemberRecord; revokedSessions: number } {
+    async disable(
+      actor: Actor,
+      memberId: string,
+    ): Promise<{ member: MemberRecord; revokedSessions: number }> {
       requirePermission(policy, actor, 'members', 'delete')
-      const member = memberOf(memberId)
+      const member = await memberOf(memberId)
       if (memberId === actor.memberId) throw adminErrors.conflict('You cannot disable your own membership.')
-      if (member.status === 'active') keepAnAdministrator(memberId, { status: 'inactive' })
+      if (member.status === 'active') await keepAnAdministrator(memberId, { status: 'inactive' })
       const now = ctx.now()
-      ctx.members.updateMember(memberId, { status: 'inactive' }, now)
-      const revokedSessions = ctx.members.revokeMemberSessions(memberId, now)
-      ctx.tokens.useMemberResetTokens(memberId, now)
-      audit('member.disabled', actor, memberId, { revokedSessions })
-      return { member: memberOf(memberId), revokedSessions }
+      await ctx.members.updateMember(memberId, { status: 'inactive' }, now)
+      const revokedSessions = await ctx.members.revokeMemberSessions(memberId, now)
+      await ctx.tokens.useMemberResetTokens(memberId, now)
+      await audit('member.disabled', actor, memberId, { revokedSessions })
+      return { member: await memberOf(memberId), revokedSessions }
     },
 
-    enable(actor: Actor, memberId: string): MemberRecord {
+    async enable(actor: Actor, memberId: string): Promise<MemberRecord> {
       requirePermission(policy, actor, 'members', 'update')
-      const member = memberOf(memberId)
+      const member = await memberOf(memberId)
       if (member.status !== 'active') {
-        ctx.members.updateMember(memberId, { status: 'active' }, ctx.now())
-        audit('member.enabled', actor, memberId)
+        await ctx.members.updateMember(memberId, { status: 'active' }, ctx.now())
+        await audit('member.enabled', actor, memberId)
       }
       return memberOf(memberId)
     },
 
     /** Removes a member's password (by its password id): their sessions end; a link sets a new one. */
-    deletePassword(actor: Actor, passwordId: string): MemberRecord {
+    async deletePassword(actor: Actor, passwordId: string): Promise<MemberRecord> {
       requirePermission(policy, actor, 'members', 'update')
-      const member = store.memberByPasswordId(passwordId)
+      const member = await store.memberByPasswordId(passwordId)
       if (!member) throw adminErrors.memberNotFound('password_id')
       const now = ctx.now()
-      ctx.members.updateMember(member.memberId, { passwordHash: null, passwordId: null }, now)
-      const revokedSessions = ctx.members.revokeMemberSessions(member.memberId, now)
-      audit('member.password_deleted', actor, member.memberId, { revokedSessions })
+      await ctx.members.updateMember(member.memberId, { passwordHash: null, passwordId: null }, now)
+      const revokedSessions = await ctx.members.revokeMemberSessions(member.memberId, now)
+      await audit('member.password_deleted', actor, member.memberId, { revokedSessions })
       return memberOf(member.memberId)
     },
 
@@ -224,49 +231,52 @@ export function memberActions(ctx: IdentityContext) {
       requestOrigin: string,
     ): Promise<{ member: MemberRecord; revokedSessions: number; emailSent: boolean }> {
       requirePermission(policy, actor, 'members', 'update')
-      const member = memberOf(memberId)
+      const member = await memberOf(memberId)
       if (member.status !== 'active')
         throw adminErrors.conflict('The member is disabled; enable them before resetting the password.')
       const base = linkBase(requestOrigin)
       const now = ctx.now()
-      ctx.members.updateMember(memberId, { passwordHash: null, passwordId: null }, now)
-      const revokedSessions = ctx.members.revokeMemberSessions(memberId, now)
-      ctx.tokens.useMemberResetTokens(memberId, now)
-      audit('member.password_reset', actor, memberId, { revokedSessions })
+      await ctx.members.updateMember(memberId, { passwordHash: null, passwordId: null }, now)
+      const revokedSessions = await ctx.members.revokeMemberSessions(memberId, now)
+      await ctx.tokens.useMemberResetTokens(memberId, now)
+      await audit('member.password_reset', actor, memberId, { revokedSessions })
       const emailSent = await sendSetPasswordLink(member, base, 'reset')
-      return { member: memberOf(memberId), revokedSessions, emailSent }
+      return { member: await memberOf(memberId), revokedSessions, emailSent }
     },
 
     /** Removes a member's SMS phone: their sessions end, and the next sign-in enrols a new one. */
-    deletePhone(actor: Actor, memberId: string): MemberRecord {
+    async deletePhone(actor: Actor, memberId: string): Promise<MemberRecord> {
       requirePermission(policy, actor, 'members', 'update')
-      memberOf(memberId)
+      await memberOf(memberId)
       const now = ctx.now()
-      ctx.members.updateMember(memberId, { phone: null }, now)
-      const revokedSessions = ctx.members.revokeMemberSessions(memberId, now)
-      audit('member.phone_deleted', actor, memberId, { revokedSessions })
+      await ctx.members.updateMember(memberId, { phone: null }, now)
+      const revokedSessions = await ctx.members.revokeMemberSessions(memberId, now)
+      await audit('member.phone_deleted', actor, memberId, { revokedSessions })
       return memberOf(memberId)
     },
 
     /** Ends every session of a member at once (data API, tiles and the SDK's refresh included). */
-    revokeSessions(actor: Actor, memberId: string): number {
+    async revokeSessions(actor: Actor, memberId: string): Promise<number> {
       requirePermission(policy, actor, 'sessions', 'revoke')
-      memberOf(memberId)
-      const revoked = ctx.members.revokeMemberSessions(memberId, ctx.now())
-      audit('session.revoked_by_admin', actor, memberId, { revoked })
+      await memberOf(memberId)
+      const revoked = await ctx.members.revokeMemberSessions(memberId, ctx.now())
+      await audit('session.revoked_by_admin', actor, memberId, { revoked })
       return revoked
     },
 
-    auditLog(actor: Actor, filter: AuditFilter): { entries: AuditRecord[]; total: number; events: string[] } {
+    async auditLog(
+      actor: Actor,
+      filter: AuditFilter,
+    ): Promise<{ entries: AuditRecord[]; total: number; events: string[] }> {
       requirePermission(policy, actor, 'audit', 'read')
-      return { ...store.auditPage(filter), events: store.auditEvents() }
+      return { ...(await store.auditPage(filter)), events: await store.auditEvents() }
     },
 
     /** The e-mail addresses of members, for naming actors and members in the audit log. */
-    emails(ids: (string | null)[]): Record<string, string> {
+    async emails(ids: (string | null)[]): Promise<Record<string, string>> {
       const out: Record<string, string> = {}
       for (const id of new Set(ids)) {
-        const m = id ? ctx.members.memberById(id) : null
+        const m = id ? await ctx.members.memberById(id) : null
         if (id && m) out[id] = m.email
       }
       return out

@@ -40,9 +40,9 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
   const actions = memberActions(ctx)
 
   /** The signed-in caller (401 unauthorized_credentials without a live session). */
-  function actorOf(request: FastifyRequest): Actor {
+  async function actorOf(request: FastifyRequest): Promise<Actor> {
     const token = sdkSessionToken(ctx, request)
-    const found = token ? liveSessionByToken(ctx, token) : null
+    const found = token ? await liveSessionByToken(ctx, token) : null
     if (!found) throw errors.noSession()
     return { memberId: found.member.memberId, roles: found.member.roles, ip: request.ip }
   }
@@ -67,10 +67,10 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
     '/b2b/organizations/me/members/search',
     { schema: { querystring: schemas.noQuery, body: schemas.searchBody } },
     async (request, reply) => {
-      const actor = actorOf(request)
-      const result = await run(() => {
+      const actor = await actorOf(request)
+      const result = await run(async () => {
         const search = memberSearchFromStytch(request.body)
-        const found = actions.searchMembers(actor, search)
+        const found = await actions.searchMembers(actor, search)
         const next = search.offset + found.members.length
         return {
           members: found.members.map(memberJson),
@@ -86,7 +86,7 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
     '/b2b/organizations/members/:memberId',
     { schema: { querystring: schemas.noQuery, params: schemas.memberParams, body: schemas.updateBody } },
     async (request, reply) => {
-      const actor = actorOf(request)
+      const actor = await actorOf(request)
       const b = request.body
       if (b.member_id !== undefined && b.member_id !== request.params.memberId)
         throw errors.badRequest('member_id', 'member_id must match the member of the path.')
@@ -105,7 +105,7 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
     '/b2b/organizations/members/:memberId',
     { schema: { querystring: schemas.noQuery, params: schemas.memberParams } },
     async (request, reply) => {
-      const actor = actorOf(request)
+      const actor = await actorOf(request)
       await run(() => actions.disable(actor, request.params.memberId))
       return sendData(reply, {})
     },
@@ -115,7 +115,7 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
     '/b2b/organizations/members/:memberId/reactivate',
     { schema: { querystring: schemas.noQuery, params: schemas.memberParams, body: schemas.emptyBody } },
     async (request, reply) => {
-      const actor = actorOf(request)
+      const actor = await actorOf(request)
       const member = await run(() => actions.enable(actor, request.params.memberId))
       return sendData(reply, memberBody(member))
     },
@@ -125,7 +125,7 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
     '/b2b/organizations/members/passwords/:passwordId',
     { schema: { querystring: schemas.noQuery, params: schemas.passwordParams } },
     async (request, reply) => {
-      const actor = actorOf(request)
+      const actor = await actorOf(request)
       const member = await run(() => actions.deletePassword(actor, request.params.passwordId))
       return sendData(reply, memberBody(member))
     },
@@ -135,7 +135,7 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
     '/b2b/organizations/members/mfa_phone_numbers/:memberId',
     { schema: { querystring: schemas.noQuery, params: schemas.memberParams } },
     async (request, reply) => {
-      const actor = actorOf(request)
+      const actor = await actorOf(request)
       const member = await run(() => actions.deletePhone(actor, request.params.memberId))
       return sendData(reply, memberBody(member))
     },
@@ -145,7 +145,7 @@ export async function sdkMemberRoutes(app: FastifyInstance, opts: { ctx: Identit
     '/b2b/sessions/revoke/:memberId',
     { schema: { querystring: schemas.noQuery, params: schemas.memberParams, body: schemas.emptyBody } },
     async (request, reply) => {
-      const actor = actorOf(request)
+      const actor = await actorOf(request)
       await run(() => actions.revokeSessions(actor, request.params.memberId))
       return sendData(reply, {})
     },

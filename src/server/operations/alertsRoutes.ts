@@ -85,7 +85,8 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
   const ruleIds = settings.rules.map((r) => r.id)
 
   const memberOf = (request: FastifyRequest): string => sessionOf(request).memberId
-  const find = (id: string): Alert | undefined => engine.evaluate().alerts.find((a) => a.id === id)
+  const find = async (id: string): Promise<Alert | undefined> =>
+    (await engine.evaluate()).alerts.find((a) => a.id === id)
   const unknownAlert = (reply: FastifyReply, id: string) => notFound(reply, `no current alert '${id}'`)
 
   app.get('/api/alerts', { schema: { querystring: alertsQuery } }, async (request, reply) => {
@@ -96,8 +97,8 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
     )
     if (!parsed.ok) return badRequest(reply, parsed.parameter, parsed.message)
     const { rules, severities: wanted, acknowledged } = parsed.query
-    const evaluation = engine.evaluate()
-    const mine = acks.acknowledgements(memberOf(request))
+    const evaluation = await engine.evaluate()
+    const mine = await acks.acknowledgements(memberOf(request))
     const alerts = evaluation.alerts
       .filter((a) => (!rules || rules.has(a.ruleId)) && (!wanted || wanted.has(a.severity)))
       .map((a) => {
@@ -126,7 +127,7 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
     '/api/alerts/:id/geometry',
     { schema: { params: idParams } },
     async (request, reply) => {
-      const alert = find(request.params.id)
+      const alert = await find(request.params.id)
       return alert ? engine.geometry(alert) : unknownAlert(reply, request.params.id)
     },
   )
@@ -134,14 +135,14 @@ export async function alertsRoutes(app: FastifyInstance, opts: AlertsRoutesOptio
   /** Acknowledges (POST) or withdraws the acknowledgement (DELETE) for the calling member. */
   const setAck =
     (acknowledged: boolean) => async (request: FastifyRequest<{ Params: IdParams }>, reply: FastifyReply) => {
-      const alert = find(request.params.id)
+      const alert = await find(request.params.id)
       if (!alert) return unknownAlert(reply, request.params.id)
       const actor = { memberId: memberOf(request), ip: request.ip, detail: { ruleId: alert.ruleId } }
       if (!acknowledged) {
-        acks.unacknowledge(alert.id, actor, ackClock())
+        await acks.unacknowledge(alert.id, actor, ackClock())
         return { id: alert.id, acknowledged: false, acknowledgedAt: null }
       }
-      const at = acks.acknowledge(alert.id, actor, ackClock())
+      const at = await acks.acknowledge(alert.id, actor, ackClock())
       return { id: alert.id, acknowledged: true, acknowledgedAt: new Date(at).toISOString() }
     }
   app.post<{ Params: IdParams }>(

@@ -42,13 +42,13 @@ export async function preferencesRoutes(app: FastifyInstance, opts: PreferencesR
   const store = opts.store ?? app.store.preferences
   const now = opts.now ?? Date.now
 
-  function current(memberId: string): MemberPreferences {
-    return resolvePreferences(store.read(memberId), opts.definitions)
+  async function current(memberId: string): Promise<MemberPreferences> {
+    return resolvePreferences(await store.read(memberId), opts.definitions)
   }
 
   app.get('/api/me/preferences', async (request, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store')
-    return { preferences: current(sessionOf(request).memberId) }
+    return { preferences: await current(sessionOf(request).memberId) }
   })
 
   const body = preferencesBody(opts.definitions ?? appConfig.preferences)
@@ -56,8 +56,8 @@ export async function preferencesRoutes(app: FastifyInstance, opts: PreferencesR
     const s = sessionOf(request)
     const checked = validatePreferencesPatch(request.body, opts.definitions)
     if (!checked.ok) return badRequest(reply, checked.parameter, checked.message)
-    const next = { ...current(s.memberId), ...checked.patch }
-    store.write(s.memberId, next, now())
+    const next = { ...(await current(s.memberId)), ...checked.patch }
+    await store.write(s.memberId, next, now())
     reply.header('cache-control', 'no-store')
     return { preferences: next }
   })

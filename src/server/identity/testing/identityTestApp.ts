@@ -55,7 +55,7 @@ export async function identityTestApp(
   const db = new Database(':memory:')
   migrate(db, ACCOUNTS_MIGRATIONS_DIR)
   const key = await testKey()
-  createIdentityStore(db).insertSigningKey(key.kid, key.priv, key.pub, 0)
+  await createIdentityStore(db).insertSigningKey(key.kid, key.priv, key.pub, 0)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-identity-'))
   const clock = { now: Date.parse('2025-03-05T12:00:00Z') }
   const ctx = await createIdentityContext({
