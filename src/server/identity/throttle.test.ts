@@ -1,24 +1,20 @@
-import Database from 'better-sqlite3'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createIdentityTokenStore } from '../store/identityTokenStore'
-import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
-import { migrate } from '../store/migrate'
+import { ACCOUNT_STORE_KINDS, accountStoresFor } from '../store/pg/accounts/testing/bothAccountStores'
 import { createThrottle, type Throttle } from './throttle'
 
 const MIN = 60_000
-let throttle: Throttle
 
-beforeEach(() => {
-  const db = new Database(':memory:')
-  migrate(db, ACCOUNTS_MIGRATIONS_DIR)
-  throttle = createThrottle(createIdentityTokenStore(db), { windowMinutes: 15, lockMinutes: 15 })
-})
+// The same assertions over the SQLite and the PostgreSQL token store (issue #19).
+describe.each(ACCOUNT_STORE_KINDS)('throttle (%s)', (kind) => {
+  const t = accountStoresFor(kind)
+  let throttle: Throttle
+  beforeEach(() => {
+    throttle = createThrottle(t.stores.tokens, { windowMinutes: 15, lockMinutes: 15 })
+  })
+  const fail = async (key: string, max: number, now: number) =>
+    (await throttle.fail([{ key, max }], now)).length > 0
+  const lockedFor = (key: string, now: number) => throttle.lockedFor([key], now)
 
-const fail = async (key: string, max: number, now: number) =>
-  (await throttle.fail([{ key, max }], now)).length > 0
-const lockedFor = (key: string, now: number) => throttle.lockedFor([key], now)
-
-describe('throttle', () => {
   it('locks on the 10th failure inside the window, for 15 minutes', async () => {
     for (let i = 0; i < 9; i++) expect(await fail('k', 10, i * MIN)).toBe(false)
     expect(await lockedFor('k', 9 * MIN)).toBe(0)
