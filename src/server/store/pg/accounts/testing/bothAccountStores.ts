@@ -50,6 +50,8 @@ export interface AccountStoresUnderTest {
   readonly stores: PgAccountStores
   /** The PostgreSQL test database (postgres only). */
   readonly pg: TestPg | null
+  /** Rows in one of the accounts tables (either store). */
+  count(table: string): Promise<number>
 }
 
 /**
@@ -85,6 +87,11 @@ export function accountStoresFor(kind: AccountStoreKind): AccountStoresUnderTest
     },
     get pg() {
       return pg
+    },
+    async count(table: string): Promise<number> {
+      if (!ACCOUNT_TABLES.includes(table)) throw new Error(`not an accounts table: ${table}`)
+      if (pg) return (await pg.db.one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))?.n ?? 0
+      return Number(sqlite?.prepare(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0)
     },
   }
 }
