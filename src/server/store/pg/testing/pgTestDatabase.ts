@@ -44,14 +44,20 @@ export interface TestPg {
   drop(): Promise<void>
 }
 
+/** A fresh, empty database on the test cluster (PostGIS enabled, not migrated); its URL. */
+export async function createTestDatabase(): Promise<string> {
+  const name = `t_${runTag()}_${crypto.randomBytes(5).toString('hex')}`
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE emberline`))
+  return withDatabase(testClusterUrl(), name)
+}
+
 /**
  * A fresh, empty database on the test cluster (PostGIS enabled; migrated unless `migrate: false`),
  * so every test file works alone. Drop it when done.
  */
 export async function testPg(opts: { migrate?: boolean } = {}): Promise<TestPg> {
-  const name = `t_${runTag()}_${crypto.randomBytes(5).toString('hex')}`
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE emberline`))
-  const url = withDatabase(testClusterUrl(), name)
+  const url = await createTestDatabase()
+  const name = new URL(url).pathname.slice(1)
   const db = pgDatabase({ url, max: 5, applicationName: 'emberline-test' })
   if (opts.migrate !== false) await migratePg(db)
   let dropped = false
