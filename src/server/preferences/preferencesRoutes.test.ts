@@ -1,13 +1,9 @@
-import fs from 'node:fs'
-import path from 'node:path'
-import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import sessionPlugin from '../auth/sessionPlugin'
 import { installErrorHandler } from '../http/errorHandler'
 import type { SessionVerifier } from '../auth/sessionVerifier'
-import { ACCOUNTS_MIGRATIONS_DIR } from '../store/accountsDb'
-import { createPreferencesStore } from '../store/preferencesStore'
+import { ACCOUNT_STORE_KINDS, accountStoresFor } from '../store/pg/accounts/testing/bothAccountStores'
 import { preferencesRoutes } from './preferencesRoutes'
 
 const tokens: Record<string, string> = { 'token-ann': 'member-ann', 'token-bob': 'member-bob' }
@@ -25,30 +21,28 @@ const verifier: SessionVerifier = {
   },
 }
 
-let app: FastifyInstance
-let db: Database.Database
-
-beforeEach(async () => {
-  db = new Database(':memory:')
-  db.exec(fs.readFileSync(path.join(ACCOUNTS_MIGRATIONS_DIR, '060_member_preferences.sql'), 'utf8'))
-  app = Fastify()
-  await app.register(sessionPlugin, {
-    verifier,
-    cookieName: 'stytch_session',
-    rbac: { resources: [], roles: [] },
-  })
-  installErrorHandler(app)
-  await app.register(preferencesRoutes, { store: createPreferencesStore(db), now: () => 1000 })
-})
-
-afterEach(async () => {
-  await app.close()
-  db.close()
-})
-
 const auth = (token: string) => ({ authorization: `Bearer ${token}` })
 
-describe('GET/PUT /api/me/preferences', () => {
+// The same assertions over the SQLite and the PostgreSQL preferences store (issue #19).
+describe.each(ACCOUNT_STORE_KINDS)('GET/PUT /api/me/preferences (%s)', (kind) => {
+  const t = accountStoresFor(kind)
+  let app: FastifyInstance
+
+  beforeEach(async () => {
+    app = Fastify()
+    await app.register(sessionPlugin, {
+      verifier,
+      cookieName: 'stytch_session',
+      rbac: { resources: [], roles: [] },
+    })
+    installErrorHandler(app)
+    await app.register(preferencesRoutes, { store: t.stores.preferences, now: () => 1000 })
+  })
+
+  afterEach(async () => {
+    await app.close()
+  })
+
   it('requires a session', async () => {
     for (const method of ['GET', 'PUT'] as const) {
       const none = await app.inject({
@@ -112,6 +106,6 @@ describe('GET/PUT /api/me/preferences', () => {
       expect(response.statusCode).toBe(400)
       expect(response.json()).toMatchObject({ error: 'bad_request', parameter })
     }
-    expect(createPreferencesStore(db).read('member-ann')).toBeNull()
+    expect(await t.stores.preferences.read('member-ann')).toBeNull()
   })
 })
