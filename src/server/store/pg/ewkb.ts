@@ -1,3 +1,4 @@
+import os from 'node:os'
 import type { GeometryKind } from '../catalog'
 
 /** WKB type codes (OGC Simple Features) and the EWKB flag that an SRID follows the type. */
@@ -5,6 +6,8 @@ const TYPE = { point: 1, line: 2, polygon: 3 } as const
 const MULTI = 3
 const HAS_SRID = 0x20000000
 export const SRID = 4326
+/** The blob's doubles are in this machine's byte order; the EWKB says which (1 = little-endian). */
+const LE = os.endianness() === 'LE'
 
 function f64(blob: Uint8Array): Float64Array {
   return blob.byteOffset % 8 === 0
@@ -14,7 +17,7 @@ function f64(blob: Uint8Array): Float64Array {
 
 /**
  * A stored geometry blob (geometryCodec: [nParts, (nRings, (nPoints, lon, lat…)…)…]) as
- * little-endian EWKB with SRID 4326, the value of the `geometry(Geometry, 4326)` column: one
+ * EWKB with SRID 4326 in the machine's byte order, the value of the `geometry(Geometry, 4326)` column: one
  * part as the single type, several as the multi type (as partsToGeometry). Null for a blob of no
  * parts (a record kept without geometry).
  */
@@ -36,21 +39,25 @@ export function blobToEwkb(blob: Uint8Array, kind: GeometryKind): Buffer | null 
       k += 2 * n
     }
   }
-  const out = Buffer.alloc(size)
+  // The blob's coordinates are doubles in WKB's order: copied ring by ring.
+  const src = Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+  const out = Buffer.allocUnsafe(size)
   let at = 0
+  const u32 = (v: number, offset: number): number =>
+    LE ? out.writeUInt32LE(v, offset) : out.writeUInt32BE(v, offset)
   const header = (type: number, srid: boolean): void => {
-    out.writeUInt8(1, at)
-    out.writeUInt32LE(srid ? type | HAS_SRID : type, at + 1)
+    out.writeUInt8(LE ? 1 : 0, at)
+    u32(srid ? type | HAS_SRID : type, at + 1)
     at += 5
     if (srid) {
-      out.writeUInt32LE(SRID, at)
+      u32(SRID, at)
       at += 4
     }
   }
   const multi = nParts > 1
   if (multi) {
     header(TYPE[kind] + MULTI, true)
-    out.writeUInt32LE(nParts, at)
+    u32(nParts, at)
     at += 4
   }
   k = 1
@@ -58,26 +65,23 @@ export function blobToEwkb(blob: Uint8Array, kind: GeometryKind): Buffer | null 
     const nRings = a[k++] as number
     header(TYPE[kind], !multi)
     if (kind === 'polygon') {
-      out.writeUInt32LE(nRings, at)
+      u32(nRings, at)
       at += 4
     }
     for (let r = 0; r < nRings; r++) {
       const n = a[k++] as number
       if (kind === 'point') {
         // A point part is one ring of one position.
-        out.writeDoubleLE(a[k] as number, at)
-        out.writeDoubleLE(a[k + 1] as number, at + 8)
+        src.copy(out, at, 8 * k, 8 * k + 16)
         at += 16
         k += 2 * n
         continue
       }
-      out.writeUInt32LE(n, at)
+      u32(n, at)
       at += 4
-      for (let j = 0; j < n; j++) {
-        out.writeDoubleLE(a[k++] as number, at)
-        out.writeDoubleLE(a[k++] as number, at + 8)
-        at += 16
-      }
+      src.copy(out, at, 8 * k, 8 * (k + 2 * n))
+      at += 16 * n
+      k += 2 * n
     }
   }
   return out

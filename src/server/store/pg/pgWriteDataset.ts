@@ -9,31 +9,12 @@ import { fieldColumn, tableNames } from '../datasetTables'
 import { mercX, mercY } from '../geometryCodec'
 import type { EncodedRow, ReplaceOptions } from '../writeDataset'
 import { blobToEwkb } from './ewkb'
+import { CopyBinaryWriter } from './copyBinary'
 import { createPgStagingTable, FIXED_COLUMNS, swapInPgStaging } from './pgDatasetTables'
 import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
 
 /** The channel every server listens on: `{ id, version }` of a dataset replaced (sent at commit). */
 export const DATASET_CHANNEL = 'emberline_dataset'
-
-/** Rows per COPY chunk handed to the connection. */
-const CHUNK_ROWS = 512
-
-/** COPY text format: backslash, newline, carriage return and tab escaped; NUL (which PostgreSQL text cannot hold) dropped. */
-function copyText(s: string): string {
-  return /[\\\n\r\t\0]/.test(s)
-    ? s
-        .replace(/\\/g, '\\\\')
-        .replace(/\n/g, '\\n')
-        .replace(/\r/g, '\\r')
-        .replace(/\t/g, '\\t')
-        .replace(/\0/g, '')
-    : s
-}
-
-function copyValue(v: string | number | null): string {
-  if (v === null) return '\\N'
-  return typeof v === 'number' ? String(v) : copyText(v)
-}
 
 interface Filled {
   n: number
@@ -43,30 +24,41 @@ interface Filled {
   index: ColumnIndexBuilder
 }
 
-/** The COPY text of the rows (chunks of CHUNK_ROWS lines), computing bbox, centres and column index on the way. */
+/** Bytes per COPY chunk handed to the connection. */
+const CHUNK_BYTES = 256 * 1024
+
+/** The rows in binary COPY format (chunks of about CHUNK_BYTES), computing bbox, centres and column index on the way. */
 async function* copyChunks(
   d: DatasetDef,
   rows: Iterable<EncodedRow> | AsyncIterable<EncodedRow>,
   options: ReplaceOptions,
   filled: Filled,
-): AsyncGenerator<string> {
+): AsyncGenerator<Buffer> {
   const { onProgress, precomputed } = options
   const indexFields = options.indexFields ?? []
   const indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
+  const numeric = d.fields.map((f) => f.type === 'number')
+  const width = FIXED_COLUMNS.length + d.fields.length
   const picked: unknown[] = new Array<unknown>(indexFields.length)
   const { box, centerX, centerY, index } = filled
-  let chunk = ''
-  let inChunk = 0
+  const w = new CopyBinaryWriter()
   for await (const g of rows) {
     const n = ++filled.n
     const located = !Number.isNaN(g.minx)
-    const ewkb = located ? blobToEwkb(g.blob, d.geometry) : null
-    const blob = Buffer.from(g.blob.buffer, g.blob.byteOffset, g.blob.byteLength).toString('hex')
-    chunk += located
-      ? `${n}\t${g.minx}\t${g.miny}\t${g.maxx}\t${g.maxy}\t${g.size}\t\\\\x${blob}\t${ewkb ? ewkb.toString('hex') : '\\N'}`
-      : `${n}\t\\N\t\\N\t\\N\t\\N\t\\N\t\\\\x${blob}\t\\N`
-    for (const v of g.values) chunk += '\t' + copyValue(v)
-    chunk += '\n'
+    w.row(width)
+    w.int4(n)
+    w.float8(g.minx)
+    w.float8(g.miny)
+    w.float8(g.maxx)
+    w.float8(g.maxy)
+    w.float8(g.size)
+    w.bytes(g.blob)
+    w.bytes(located ? blobToEwkb(g.blob, d.geometry) : null)
+    g.values.forEach((v, j) => {
+      if (v === null) w.null()
+      else if (numeric[j]) w.float8(Number(v))
+      else w.text(String(v))
+    })
     // A record only (no geometry) is in the column index (records API), not in the bbox or the cells.
     if (located) {
       if (g.minx < (box[0] as number)) box[0] = g.minx
@@ -83,13 +75,10 @@ async function* copyChunks(
       }
     }
     if (onProgress && n % 10000 === 0) onProgress(n)
-    if (++inChunk === CHUNK_ROWS) {
-      yield chunk
-      chunk = ''
-      inChunk = 0
-    }
+    if (w.size >= CHUNK_BYTES) yield w.take()
   }
-  if (chunk) yield chunk
+  w.end()
+  yield w.take()
 }
 
 /** Replaces a dataset's aggregate cells (inside the caller's transaction): one INSERT per zoom from arrays. */
@@ -123,7 +112,7 @@ export async function persistPgColumnIndex(
 
 /**
  * Replaces every feature of a dataset in one transaction (or inside the caller's, the demo
- * seed): the rows are COPied into a staging table beside the live one (text format, the
+ * seed): the rows are COPied into a staging table beside the live one (binary format, the
  * PostGIS geometry as EWKB), indexed (primary key, GiST), then swapped in with the new version,
  * count, bbox, aggregate cells and column index, and `pg_notify(DATASET_CHANNEL, {id, version})`
  * — delivered to every listening server at the commit. Imports of one dataset take turns (an
@@ -148,7 +137,7 @@ export async function pgReplaceDatasetRows(
     }
     const columns = [...FIXED_COLUMNS, ...d.fields.map((f) => fieldColumn(f.name))].join(', ')
     await db.withClient(async (client) => {
-      const copy = client.query(copyFrom(`COPY ${staging} (${columns}) FROM STDIN`))
+      const copy = client.query(copyFrom(`COPY ${staging} (${columns}) FROM STDIN (FORMAT binary)`))
       await pipeline(Readable.from(copyChunks(d, rows, options, filled)), copy)
     })
     await swapInPgStaging(db, d)
