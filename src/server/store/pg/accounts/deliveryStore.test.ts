@@ -28,6 +28,13 @@ describe.each(ACCOUNT_STORE_KINDS)('DeliveryStore (%s)', (kind) => {
     expect([...(await delivery.activeEpisodes())]).toEqual([['b', 1]])
     expect([...(await delivery.transition(['a'], ['b'], 4000))]).toEqual([['a', 2]])
     expect([...(await delivery.activeEpisodes())]).toEqual([['a', 2]])
+    // Answered in the order raised; an alert raised twice starts one episode; cleared then raised
+    // in one transition starts the next.
+    expect([...(await delivery.transition(['z', 'c', 'z', 'a'], ['a'], 5000))]).toEqual([
+      ['z', 1],
+      ['c', 1],
+      ['a', 3],
+    ])
   })
 
   it('queues a notice once per member and episode, lists waiting ones and due reminders', async () => {

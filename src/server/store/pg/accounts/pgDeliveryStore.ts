@@ -2,6 +2,7 @@ import type { DeliveryJob, DeliveryLogEntry, DeliveryStore, Notice } from '../..
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe } from './nulSafe'
 import { pgJson } from './pgJson'
+import { retryConflicts } from './retryConflicts'
 
 interface NoticeRow {
   member_id: string
@@ -108,32 +109,40 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       return new Map(rows.map((r) => [r.alert_id, r.episode]))
     },
     /**
-     * One transaction; each raise is one statement that starts a new episode only when the alert
-     * is not active, so two servers raising the same alert at once start one episode between them.
+     * One transaction: the clears, then one upsert that starts a new episode for each raised alert
+     * that is not active, so two servers raising the same alert at once start one episode between
+     * them (rows taken in id order; a deadlock with another server's transition is retried).
      */
     transition(raised: string[], cleared: string[], at: number): Promise<Map<string, number>> {
-      return db.tx(async () => {
-        if (cleared.length > 0)
-          await db.run(
-            'UPDATE alert_episodes SET active = false, cleared_at = $1 WHERE alert_id = ANY($2::text[])',
-            [at, cleared],
-          )
-        const episodes = new Map<string, number>()
-        for (const id of raised) {
-          const row = await db.one<{ episode: number }>(
+      const toRaise = [...new Set(raised)].sort()
+      return retryConflicts(() =>
+        db.tx(async () => {
+          if (cleared.length > 0)
+            await db.run(
+              'UPDATE alert_episodes SET active = false, cleared_at = $1 WHERE alert_id = ANY($2::text[])',
+              [at, cleared],
+            )
+          if (toRaise.length === 0) return new Map<string, number>()
+          // Already active (raised meanwhile by another server): not new, no row returned.
+          const rows = await db.query<{ alert_id: string; episode: number }>(
             `INSERT INTO alert_episodes AS e (alert_id, episode, active, raised_at, cleared_at)
-             VALUES ($1, 1, true, $2, NULL)
+             SELECT id, 1, true, $2, NULL FROM unnest($1::text[]) AS id ORDER BY id
              ON CONFLICT (alert_id) DO UPDATE SET episode = e.episode + 1, active = true,
                raised_at = excluded.raised_at, cleared_at = NULL
              WHERE NOT e.active
-             RETURNING episode`,
-            [id, at],
+             RETURNING alert_id, episode`,
+            [toRaise, at],
           )
-          // Already active (raised meanwhile by another server): not new.
-          if (row) episodes.set(id, row.episode)
-        }
-        return episodes
-      })
+          const started = new Map(rows.map((r) => [r.alert_id, r.episode]))
+          // In the order raised, as the SQLite store answers.
+          const episodes = new Map<string, number>()
+          for (const id of raised) {
+            const episode = started.get(id)
+            if (episode !== undefined) episodes.set(id, episode)
+          }
+          return episodes
+        }),
+      )
     },
     async queueNotice(
       n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>,
