@@ -15,11 +15,18 @@ function f64(blob: Uint8Array): Float64Array {
     : new Float64Array(blob.slice().buffer)
 }
 
+/** Whether the ring of `n` points at double `k` ends where it starts. */
+function closed(a: Float64Array, k: number, n: number): boolean {
+  return a[k] === a[k + 2 * n - 2] && a[k + 1] === a[k + 2 * n - 1]
+}
+
 /**
  * A stored geometry blob (geometryCodec: [nParts, (nRings, (nPoints, lon, lat…)…)…]) as
  * EWKB with SRID 4326 in the machine's byte order, the value of the `geometry(Geometry, 4326)` column: one
- * part as the single type, several as the multi type (as partsToGeometry). Null for a blob of no
- * parts (a record kept without geometry).
+ * part as the single type, several as the multi type (as partsToGeometry). A polygon ring that
+ * GeoJSON left open is closed here (PostGIS refuses open rings; the blob, which the tiles and the
+ * API read, keeps it as given, as in SQLite). Null for a blob of no parts (a record kept without
+ * geometry).
  */
 export function blobToEwkb(blob: Uint8Array, kind: GeometryKind): Buffer | null {
   const a = f64(blob)
@@ -35,7 +42,7 @@ export function blobToEwkb(blob: Uint8Array, kind: GeometryKind): Buffer | null 
     for (let r = 0; r < nRings; r++) {
       const n = a[k++] as number
       if (kind !== 'point') size += 4
-      size += 16 * (kind === 'point' ? 1 : n)
+      size += 16 * (kind === 'point' ? 1 : n + (kind === 'polygon' && !closed(a, k, n) ? 1 : 0))
       k += 2 * n
     }
   }
@@ -77,10 +84,15 @@ export function blobToEwkb(blob: Uint8Array, kind: GeometryKind): Buffer | null 
         k += 2 * n
         continue
       }
-      u32(n, at)
+      const close = kind === 'polygon' && !closed(a, k, n)
+      u32(close ? n + 1 : n, at)
       at += 4
       src.copy(out, at, 8 * k, 8 * (k + 2 * n))
       at += 16 * n
+      if (close) {
+        src.copy(out, at, 8 * k, 8 * k + 16)
+        at += 16
+      }
       k += 2 * n
     }
   }

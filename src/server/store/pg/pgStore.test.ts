@@ -308,4 +308,33 @@ describe.each(storeKinds)('feature store on %s', (kind) => {
     const keys = names.map((n) => n.toLowerCase())
     expect(keys).toEqual([...keys].sort().reverse())
   })
+  it('stores what either store accepts: an open polygon ring, a zero-length line', async () => {
+    const open = [
+      [-106, 35],
+      [-105.99, 35],
+      [-105.99, 35.01],
+      [-106, 35.01],
+    ]
+    expect(
+      await store.replaceDataset('bldg', [
+        { geometry: { type: 'Polygon', coordinates: [open] }, properties: { name: 'open' } },
+      ]),
+    ).toBe(1)
+    const got = await store.featuresInBox('bldg', [-106.5, 34.5, -105.5, 35.5], 0, 10)
+    expect(decodeParts(got.features[0]?.geom as Uint8Array)).toEqual([[open]])
+    expect(
+      await store.replaceDataset('wires', [
+        {
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [-106, 35],
+              [-106, 35],
+            ],
+          },
+          properties: {},
+        },
+      ]),
+    ).toBe(1)
+  })
 })
