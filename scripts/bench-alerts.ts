@@ -28,7 +28,7 @@ const fmt = (xs: number[]): string =>
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-alerts-'))
 const store = openStore(dir, defaultCatalog())
 try {
-  seedDemo(store, { buildings, steps: [] })
+  await seedDemo(store, { buildings, steps: [] })
   const now = zonedInstant(appConfig.demo.referenceDate, 12, appConfig.demo.timeZone)
   const cold: number[] = []
   let engine = new AlertsEngine(store, operationsConfig.alerts, () => now)
@@ -36,13 +36,13 @@ try {
   for (let i = 0; i < runs; i++) {
     engine = new AlertsEngine(store, operationsConfig.alerts, () => now)
     const t = performance.now()
-    counts = engine.evaluate().counts
+    counts = (await engine.evaluate()).counts
     cold.push(performance.now() - t)
   }
   const warm: number[] = []
   for (let i = 0; i < runs; i++) {
     const t = performance.now()
-    engine.evaluate()
+    await engine.evaluate()
     warm.push(performance.now() - t)
   }
   console.log(`alerts bench — ${operationsConfig.alerts.rules.length} rules on the demo data`)

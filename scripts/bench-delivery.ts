@@ -38,7 +38,7 @@ async function round(): Promise<Record<string, number>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-delivery-'))
   const store = openStore(dir, defaultCatalog())
   try {
-    seedDemo(store, { buildings: 300, steps: [] })
+    await seedDemo(store, { buildings: 300, steps: [] })
     const subs = store.subscriptions
     const all = {
       rules: operationsConfig.alerts.rules.map((r) => r.id),
@@ -65,20 +65,22 @@ async function round(): Promise<Record<string, number>> {
       await f()
       return performance.now() - t
     }
-    const first = await timed(() => delivery.observe(alerts.evaluate()))
+    const first = await timed(async () => delivery.observe(await alerts.evaluate()))
     const firstSend = await timed(() => delivery.tick((clock += 60_000)))
-    const unchanged = await timed(() => delivery.observe(alerts.evaluate()))
+    const unchanged = await timed(async () => delivery.observe(await alerts.evaluate()))
     // A copy of a hotspot that raises an alert: a new feature id, so a new alert for every member.
-    const raising = alerts.evaluate().alerts.find((a) => a.ruleId === 'young-hotspot-near-distribution')
-    const hotspots = store.allFeatures('thermal_hot_spots')
+    const raising = (await alerts.evaluate()).alerts.find(
+      (a) => a.ruleId === 'young-hotspot-near-distribution',
+    )
+    const hotspots = await store.allFeatures('thermal_hot_spots')
     const source = hotspots.find((f) => f.id === raising?.hazard.id)
     if (!source) throw new Error('no hotspot raises an alert')
     const asInput = (f: (typeof hotspots)[number]) => ({
       geometry: partsToGeometry(decodeParts(f.geom), 'point'),
       properties: f.properties,
     })
-    store.replaceDataset('thermal_hot_spots', [...hotspots.map(asInput), asInput(source)])
-    const newAlert = await timed(() => delivery.observe(alerts.evaluate()))
+    await store.replaceDataset('thermal_hot_spots', [...hotspots.map(asInput), asInput(source)])
+    const newAlert = await timed(async () => delivery.observe(await alerts.evaluate()))
     const newSend = await timed(() => delivery.tick((clock += 60_000)))
     const lines = fs
       .readFileSync(path.join(dir, 'outbox', 'sms.jsonl'), 'utf8')

@@ -100,9 +100,9 @@ async function importBench(): Promise<void> {
   for (let run = 0; run < RUNS; run++) {
     const dir = fs.mkdtempSync(path.join(work, 'store-'))
     const store = openStore(dir, defaultCatalog())
-    seedDemo(store, { buildings: 500, steps: [] })
+    await seedDemo(store, { buildings: 500, steps: [] })
     const engine = new AlertsEngine(store, operationsConfig.alerts, () => NOW)
-    engine.evaluate()
+    await engine.evaluate()
     const loop = monitorEventLoopDelay({ resolution: 10 })
     loop.enable()
     // The histogram records from its second sample on: let it take one before the import starts.
@@ -120,10 +120,10 @@ async function importBench(): Promise<void> {
     loop.disable()
     stalls.push(loop.max / 1e6)
     if (!r.ok) throw new Error(r.error)
-    saveTileData(store, feed.dataset)
+    await saveTileData(store, feed.dataset)
     t.push(performance.now())
     c.push(cpuNow())
-    alerts = engine.evaluate().alerts.length
+    alerts = (await engine.evaluate()).alerts.length
     t.push(performance.now())
     c.push(cpuNow())
     // As the server does after an update: tile data + archives in a worker thread while the main
@@ -139,7 +139,7 @@ async function importBench(): Promise<void> {
       worker.once('error', reject)
     })
     const t4 = performance.now()
-    new AlertsEngine(store, operationsConfig.alerts, () => NOW).evaluate()
+    await new AlertsEngine(store, operationsConfig.alerts, () => NOW).evaluate()
     await tilesDone
     await worker.terminate()
     concurrent.push(performance.now() - t4 + (t[1] as number) - (t[0] as number))

@@ -37,7 +37,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-grids-'))
 const app = await buildApp({ dataDir: dir, demo: true, verifier })
 await app.ready()
 let t = performance.now()
-const seeded = seedGrids(app.store, {
+const seeded = await seedGrids(app.store, {
   seed: 20250305,
   fires: [
     { name: 'Bench Fire', lon: -106.4, lat: 35.9, acres: 12000, percentContained: 30 },

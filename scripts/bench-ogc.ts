@@ -34,7 +34,7 @@ if (!dataDir) {
   const buildings = Number(arg('buildings', '200000'))
   const t = performance.now()
   const store = openStore(dataDir, defaultCatalog())
-  seedDemo(store, { buildings, steps: [] })
+  await seedDemo(store, { buildings, steps: [] })
   store.close()
   console.log(`seed: ${buildings} buildings in ${((performance.now() - t) / 1000).toFixed(1)} s (${dataDir})`)
 }
@@ -152,14 +152,14 @@ try {
     for (const [i, o] of offsets.entries()) {
       const t0 = performance.now()
       const bbox = boxes[i]?.split(',').map(Number) as [number, number, number, number] | undefined
-      const page = queryItems(store, reader, d, {
+      const page = await queryItems(store, reader, d, {
         filter: { filters: [], textTests: [] },
         limit: pageSize,
         offset: o,
       })
       JSON.stringify(page.rows.map((r) => featureJson(r, d.geometry)))
       const t1 = performance.now()
-      const boxed = queryItems(store, reader, d, {
+      const boxed = await queryItems(store, reader, d, {
         filter: { filters: [], textTests: [] },
         bbox,
         limit: pageSize,

@@ -57,9 +57,9 @@ if (peer) {
     const buildings = Number(arg('buildings', '200000'))
     const t = performance.now()
     const store = openStore(dataDir, defaultCatalog())
-    seedDemo(store, { buildings, steps: [] })
+    await seedDemo(store, { buildings, steps: [] })
     // As `npm run seed` does: tile data and the small sources' tile archives, written once.
-    for (const d of store.catalog.datasets) saveTileData(store, d.id)
+    for (const d of store.catalog.datasets) await saveTileData(store, d.id)
     store.close()
     console.log(
       `seed: ${buildings} buildings in ${((performance.now() - t) / 1000).toFixed(1)} s (${dataDir})`,

@@ -49,11 +49,11 @@ for (let pass = 0; pass < passes; pass++) {
   aggregated.length = pass === 0 ? 0 : aggregated.length
   const rows: typeof best = []
   for (const { z, x, y } of tiles) {
-    const plan = tilePlan(store, source, z, limits)
+    const plan = tilePlan(store, source, data.n, z, limits)
     if (plan.aggregate) {
       // Aggregated cells: read from the store's precomputed counts (what a pool worker runs).
       const s0 = now()
-      buildTile(store, source, z, x, y, limits)
+      await buildTile(store, source, z, x, y, limits)
       if (pass === 0) aggregated.push({ z, ms: now() - s0 })
       continue
     }

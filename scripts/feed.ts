@@ -83,7 +83,7 @@ try {
   } else {
     for (const line of formatSummary(result.summary)) console.log(line)
     console.log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dataDir})`)
-    const saved = saveTileData(store, feed.dataset, bar.update)
+    const saved = await saveTileData(store, feed.dataset, bar.update)
     bar.stop()
     if (saved)
       console.log(

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   if (bands.length > grid.hours)
     fail(`${file} has ${bands.length} bands; grid ${gridId} holds ${grid.hours} hour(s)`)
   const store = openGridStorage(dataDir)
-  const version = store.grids.replaceGrid(gridId, bands, `import:${path.basename(file)}`)
+  const version = await store.grids.replaceGrid(gridId, bands, `import:${path.basename(file)}`)
   store.close()
   const b = bands[0]!
   console.log(

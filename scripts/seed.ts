@@ -23,9 +23,9 @@ const t0 = performance.now()
 const store = openStore(dataDir, defaultCatalog())
 const bar = progressBar()
 try {
-  seedDemo(store, { buildings, seed, progress: bar.update })
+  await seedDemo(store, { buildings, seed, progress: bar.update })
   // Tile data for every dataset, so the server's next start reads it instead of building it.
-  for (const d of store.catalog.datasets) saveTileData(store, d.id, bar.update)
+  for (const d of store.catalog.datasets) await saveTileData(store, d.id, bar.update)
 } finally {
   bar.stop()
   store.close()

@@ -1,4 +1,4 @@
-import type { SqliteStore } from '../server/store/sqliteStore'
+import type { AppStore } from '../server/store/AppStore'
 import { DEFAULT_BUILDINGS, DEFAULT_SEED, generateDemo, type DemoOptions } from './generateDemo'
 import { seedSteps, type SeedContext, type SeedStep } from './seedSteps'
 
@@ -11,26 +11,26 @@ export interface SeedOptions extends DemoOptions {
 }
 
 /**
- * Fills the store with the demo data in ONE transaction: if anything fails (or the process
- * dies) half-way, the previous content stays. Datasets in the catalog without a demo
- * generator are emptied; the seed parameters are recorded in meta `demo_seed`.
+ * Fills the store with the demo data in ONE transaction (`store.transaction`): if anything
+ * fails (or the process dies) half-way, the previous content stays. Datasets in the catalog
+ * without a demo generator are emptied; the seed parameters are recorded in meta `demo_seed`.
  */
-export function seedDemo(store: SqliteStore, options: SeedOptions = {}): void {
+export async function seedDemo(store: AppStore, options: SeedOptions = {}): Promise<void> {
   const demo = generateDemo(options)
   const progress = options.progress ?? (() => undefined)
   const ctx: SeedContext = { store, demo, progress }
-  store.transaction(() => {
+  await store.transaction(async () => {
     for (const d of store.catalog.datasets) {
       const produce = demo.datasets[d.id]
       const total = d.id === 'buildings' ? demo.context.buildings : undefined
-      store.replaceDataset(d.id, produce ? produce() : [], (n) => progress(d.id, n, total))
+      await store.replaceDataset(d.id, produce ? produce() : [], (n) => progress(d.id, n, total))
     }
-    for (const [name, points] of Object.entries(demo.series)) store.replaceSeries(name, points)
+    for (const [name, points] of Object.entries(demo.series)) await store.replaceSeries(name, points)
     for (const step of options.steps ?? seedSteps) {
       progress(step.name, 0)
-      step.run(ctx)
+      await step.run(ctx)
     }
-    store.setMeta(
+    await store.setMeta(
       SEED_META_KEY,
       JSON.stringify({
         seed: options.seed ?? DEFAULT_SEED,
@@ -40,6 +40,6 @@ export function seedDemo(store: SqliteStore, options: SeedOptions = {}): void {
   })
 }
 
-export function isSeeded(store: SqliteStore): boolean {
-  return store.getMeta(SEED_META_KEY) !== undefined
+export async function isSeeded(store: AppStore): Promise<boolean> {
+  return (await store.getMeta(SEED_META_KEY)) !== undefined
 }

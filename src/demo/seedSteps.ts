@@ -1,18 +1,21 @@
 import { seedGrids } from './grids/seedGrids'
-import type { SqliteStore } from '../server/store/sqliteStore'
+import type { AppStore } from '../server/store/AppStore'
 import type { DemoData } from './generateDemo'
 
 /** What a seed step gets: the open store, the generated demo data and a progress reporter. */
 export interface SeedContext {
-  store: SqliteStore
+  store: AppStore
   demo: DemoData
   progress(label: string, done: number, total?: number): void
 }
 
-/** A step of `npm run seed` / first-start seeding, run inside the seed's one transaction. */
+/**
+ * A step of `npm run seed` / first-start seeding, run inside the seed's one transaction: it
+ * awaits the store's calls and nothing else (see FeatureStore.transaction).
+ */
 export interface SeedStep {
   name: string
-  run(ctx: SeedContext): void
+  run(ctx: SeedContext): Promise<void>
 }
 
 /**
@@ -22,7 +25,8 @@ export interface SeedStep {
 export const seedSteps: SeedStep[] = [
   {
     name: 'grids',
-    run: (ctx) =>
-      void seedGrids(ctx.store, { seed: ctx.demo.context.seed, places: ctx.demo.context.geo.places }),
+    run: async (ctx) => {
+      await seedGrids(ctx.store, { seed: ctx.demo.context.seed, places: ctx.demo.context.geo.places })
+    },
   },
 ]

@@ -57,7 +57,7 @@ beforeAll(async () => {
   gateway = await startGateway()
   t = await deliveryApp({ EMBERLINE_SMS_WEBHOOK_URL: gateway.url })
   await t.app.ready()
-  t.app.alertsEngine.evaluate() // the baseline, as the schedule's first evaluation
+  await t.app.alertsEngine.evaluate() // the baseline, as the schedule's first evaluation
   const res = await t.app.inject({
     method: 'PUT',
     url: '/api/me/alert-subscription',
@@ -65,7 +65,7 @@ beforeAll(async () => {
     payload: { rules: ['young-hotspot-near-distribution'], severities: ['warning'], channel: 'sms' },
   })
   expect(res.statusCode).toBe(200)
-  near = assetVertex(t, 'young-hotspot-near-distribution')
+  near = await assetVertex(t, 'young-hotspot-near-distribution')
 }, 120_000)
 
 afterAll(async () => {
@@ -90,7 +90,7 @@ async function log() {
 it('retries a failing gateway with backoff and logs every attempt', async () => {
   gateway.answers = [503, 502]
   importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 1)])
-  t.app.alertsEngine.evaluate()
+  await t.app.alertsEngine.evaluate()
   const t0 = Date.now() + 3 * 60 * SECOND // past the digest window
   await delivery().tick(t0)
   expect(gateway.bodies).toHaveLength(1)
@@ -118,7 +118,7 @@ it('retries a failing gateway with backoff and logs every attempt', async () => 
 it('gives up after the configured attempts, logged', async () => {
   gateway.answers = [500, 500, 500, 500, 500]
   importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 2)])
-  t.app.alertsEngine.evaluate()
+  await t.app.alertsEngine.evaluate()
   const t0 = Date.now() + 10 * 60 * SECOND
   for (const s of [0, 30, 90, 210, 450]) await delivery().tick(t0 + s * SECOND)
   const last = (await log()).filter((e) =>
@@ -130,7 +130,7 @@ it('gives up after the configured attempts, logged', async () => {
 it('does not hold up the evaluation or the alerts API while the gateway hangs', async () => {
   gateway.hold = true
   importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 3)])
-  t.app.alertsEngine.evaluate()
+  await t.app.alertsEngine.evaluate()
   let finished = false
   const ticking = delivery()
     .tick(Date.now() + 20 * 60 * SECOND)
@@ -138,7 +138,7 @@ it('does not hold up the evaluation or the alerts API while the gateway hangs', 
   await gateway.held // the gateway has the request and does not answer
   const res = await t.app.inject({ url: '/api/alerts', headers: auth('subscribed') })
   expect(res.statusCode).toBe(200)
-  expect(t.app.alertsEngine.evaluate().alerts.length).toBeGreaterThan(0)
+  expect((await t.app.alertsEngine.evaluate()).alerts.length).toBeGreaterThan(0)
   expect(finished).toBe(false)
   gateway.release()
   await ticking

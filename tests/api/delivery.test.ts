@@ -49,14 +49,14 @@ const sms = (name: MemberName) => alertOutbox(t.dataDir, 'sms', MEMBERS[name].ph
 
 /** As the dataset watcher does after an import: evaluate, then run what is due at `at`. */
 async function evaluateAndTick(at: number) {
-  t.app.alertsEngine.evaluate()
+  await t.app.alertsEngine.evaluate()
   await delivery().tick(at)
 }
 
 beforeAll(async () => {
   t = await deliveryApp()
   await t.app.ready()
-  t.app.alertsEngine.evaluate() // as the schedule does after start-up: the alerts raised now are the baseline
+  await t.app.alertsEngine.evaluate() // as the schedule does after start-up: the alerts raised now are the baseline
 }, 120_000)
 
 afterAll(async () => {
@@ -92,7 +92,7 @@ describe('alert subscriptions', () => {
     })
     const other = await t.app.inject({ url: '/api/me/alert-subscription', headers: auth('unsubscribed') })
     expect(other.json<{ subscription: unknown }>().subscription).toBeNull()
-    const audit = createIdentityStore(t.store.accounts).auditLog(20)
+    const audit = await createIdentityStore(t.store.accounts).auditLog(20)
     expect(audit.find((e) => e.event === 'alert.subscription_changed')?.memberId).toBe('member-subscribed')
   })
 
@@ -131,7 +131,7 @@ describe('delivery of new alerts', () => {
   let firstAlertId = ''
 
   it('sends exactly one SMS to the subscribed member for a hotspot imported near a line, none to the others', async () => {
-    near = assetVertex(t, HOTSPOT_RULE)
+    near = await assetVertex(t, HOTSPOT_RULE)
     importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 1)])
     await evaluateAndTick(Date.now())
     expect(sms('subscribed')).toHaveLength(0) // still inside the digest window
@@ -195,7 +195,9 @@ describe('delivery of new alerts', () => {
       quietHours,
     })
     importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 5)])
-    importWith(t.store, 'fire_extent_active', 'polygon', [activeFire(assetVertex(t, FIRE_RULE), 'Test Fire')])
+    importWith(t.store, 'fire_extent_active', 'polygon', [
+      activeFire(await assetVertex(t, FIRE_RULE), 'Test Fire'),
+    ])
     await evaluateAndTick(step(3))
     const during = sms('quiet')
     expect(during).toHaveLength(1)
@@ -233,7 +235,7 @@ describe('delivery of new alerts', () => {
 
 describe('imports by another process', () => {
   it('are noticed by the dataset watcher, evaluated and delivered', async () => {
-    const near = assetVertex(t, HOTSPOT_RULE)
+    const near = await assetVertex(t, HOTSPOT_RULE)
     // A second connection to the same store, as `npm run import` opens in its own process.
     const cli = openStore(t.dataDir, defaultCatalog())
     importWith(cli, 'thermal_hot_spots', 'point', [hotspot(near, 6)])
@@ -248,11 +250,11 @@ describe('imports by another process', () => {
     })
     try {
       await vi.waitFor(
-        () =>
+        async () =>
           expect(
-            notices
-              .waitingNotices()
-              .some((n) => n.memberId === 'member-subscribed' && n.fields.hazard?.startsWith('TEST-6')),
+            (await notices.waitingNotices()).some(
+              (n) => n.memberId === 'member-subscribed' && n.fields.hazard?.startsWith('TEST-6'),
+            ),
           ).toBe(true),
         { timeout: 20_000, interval: 50 },
       )

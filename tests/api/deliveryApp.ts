@@ -43,10 +43,10 @@ const verifier: SessionVerifier = {
 export async function deliveryApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = tempDir('emberline-delivery-')
   const store = openStore(dataDir, defaultCatalog())
-  seedDemo(store, { buildings: 300, steps: [] })
+  await seedDemo(store, { buildings: 300, steps: [] })
   const identity = createIdentityStore(store.accounts)
   for (const [name, m] of Object.entries(MEMBERS)) {
-    identity.insertMember({
+    await identity.insertMember({
       memberId: `member-${name}`,
       organizationId: 'organization-test',
       email: `${name}@emberline.test`,
@@ -80,8 +80,8 @@ export function importWith(store: SqliteStore, dataset: string, kind: GeometryKi
 }
 
 /** First vertex of the first asset of the rule's first alert: a point on a line that rule watches. */
-export function assetVertex(t: TestApp, ruleId: string): [number, number] {
-  const alert = t.app.alertsEngine.evaluate().alerts.find((a) => a.ruleId === ruleId)
+export async function assetVertex(t: TestApp, ruleId: string): Promise<[number, number]> {
+  const alert = (await t.app.alertsEngine.evaluate()).alerts.find((a) => a.ruleId === ruleId)
   if (!alert) throw new Error(`no alert of ${ruleId} in the demo data`)
   const asset = t.app.alertsEngine.geometry(alert).features.find((f) => f.properties?.role === 'asset')
   const g = asset?.geometry

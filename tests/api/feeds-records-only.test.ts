@@ -123,7 +123,7 @@ describe('zone-only alerts kept as records', () => {
   })
 
   it('alerts see only the located warning (one circuit inside it), and evaluation does not fail', async () => {
-    const evaluation = app.alertsEngine.evaluate()
+    const evaluation = await app.alertsEngine.evaluate()
     const alerts = evaluation.alerts.filter((a) => a.ruleId === 'red-flag-over-psps-circuit')
     expect(alerts.map((a) => a.assets.map((x) => x.label))).toEqual([['INSIDE-1']])
     expect((await get('/api/alerts')).statusCode).toBe(200)

@@ -34,7 +34,7 @@ let dir: string
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-grids-'))
   app = await buildApp({ dataDir: dir, demo: true, verifier })
-  seedGrids(app.store, { seed: 42, fires: [FIRE], shape: SHAPE })
+  await seedGrids(app.store, { seed: 42, fires: [FIRE], shape: SHAPE })
   await app.ready()
 }, 120_000)
 
@@ -73,10 +73,10 @@ describe('raster tiles', () => {
 
   it('colours pixels with the legend colours for known grid values', async () => {
     const store = app.store.grids
-    const before = store.grid('slope')!
+    const before = (await store.grid('slope'))!
     // Slope 15 in the western half, 60 in the eastern half of a box around Albuquerque.
     const data = new Float32Array(100).map((_, k) => (k % 10 < 5 ? 15 : 60))
-    store.replaceGrid(
+    await store.replaceGrid(
       'slope',
       [{ nx: 10, ny: 10, west: -107, east: -106, south: 34.5, north: 35.5, data }],
       'test',
@@ -89,7 +89,7 @@ describe('raster tiles', () => {
       expect(px(a, west.px, west.py)).toBe(parseHexColor('#c7e9c0').join(','))
       expect(px(b, east.px, east.py)).toBe(parseHexColor('#e6550d').join(','))
     } finally {
-      store.replaceGrid('slope', [before], 'synthetic')
+      await store.replaceGrid('slope', [before], 'synthetic')
     }
   })
 

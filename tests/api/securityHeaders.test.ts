@@ -30,7 +30,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)\n')
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js.map'), '{"version":3,"sources":["secret.ts"]}')
   store = openStore(dataDir, defaultCatalog())
-  seedDemo(store, { buildings: 100, steps: [] })
+  await seedDemo(store, { buildings: 100, steps: [] })
   app = await appWith()
 }, 120_000)
 

@@ -34,17 +34,16 @@ function storeHash(store: SqliteStore): string {
 }
 
 describe('demo seed', () => {
-  it('is byte-identical on two runs (generator output and stored rows)', () => {
+  it('is byte-identical on two runs (generator output and stored rows)', async () => {
     expect(demoHash(1500)).toBe(demoHash(1500))
-    const dirs = [tempDir(), tempDir()]
-    const hashes = dirs.map((dir) => {
+    const hashes: string[] = []
+    for (const dir of [tempDir(), tempDir()]) {
       const store = openStore(dir, defaultCatalog())
-      seedDemo(store, { buildings: 1500, steps: [] })
-      const hash = storeHash(store)
+      await seedDemo(store, { buildings: 1500, steps: [] })
+      hashes.push(storeHash(store))
       store.close()
       fs.rmSync(dir, { recursive: true, force: true })
-      return hash
-    })
+    }
     expect(hashes[0]).toBe(hashes[1])
   }, 120_000)
 
@@ -84,19 +83,21 @@ describe('demo seed', () => {
     expect(ages.some((a) => a >= 24)).toBe(true)
   })
 
-  it('a seed interrupted half-way leaves the previous data intact', () => {
+  it('a seed interrupted half-way leaves the previous data intact', async () => {
     const dir = tempDir()
     const store = openStore(dir, defaultCatalog())
     try {
-      seedDemo(store, { buildings: 300, steps: [] })
+      await seedDemo(store, { buildings: 300, steps: [] })
       const before = storeHash(store)
       const failing = {
         name: 'failing step',
-        run: () => {
+        run: async () => {
           throw new Error('interrupted')
         },
       }
-      expect(() => seedDemo(store, { buildings: 900, seed: 7, steps: [failing] })).toThrow('interrupted')
+      await expect(seedDemo(store, { buildings: 900, seed: 7, steps: [failing] })).rejects.toThrow(
+        'interrupted',
+      )
       expect(storeHash(store)).toBe(before)
       expect(store.info('buildings').count).toBe(300)
     } finally {

@@ -56,7 +56,7 @@ export async function seededApp(
 ): Promise<TestApp> {
   const dataDir = tempDir()
   const store = openStore(dataDir, options.catalog ?? defaultCatalog())
-  seedDemo(store, { buildings: options.buildings ?? 2000, steps: [] })
+  await seedDemo(store, { buildings: options.buildings ?? 2000, steps: [] })
   const app = await buildApp({ dataDir, demo: options.demo ?? true, store, verifier: testVerifier })
   return testApp(app, store, dataDir)
 }
@@ -78,7 +78,7 @@ export async function appAsStarted(buildings: number): Promise<TestApp> {
   fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Emberline</title>')
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)')
   const store = openStore(dataDir, defaultCatalog())
-  seedDemo(store, { buildings, steps: [] })
+  await seedDemo(store, { buildings, steps: [] })
   const app = await buildApp({ dataDir, demo: true, store, staticDir })
   await app.ready()
   return testApp(app, store, dataDir)

@@ -58,9 +58,9 @@ export interface SeedGridsResult {
 type SeedStore = Pick<AppStore, 'grids' | 'dataset' | 'records' | 'replaceDataset'>
 
 /** Active fires from the store: bbox centre, acres and containment of each perimeter. */
-export function firesFromStore(store: SeedStore): ActiveFire[] {
+export async function firesFromStore(store: SeedStore): Promise<ActiveFire[]> {
   if (!store.dataset(FIRES_DATASET)) return []
-  return store.records(FIRES_DATASET, [], 1000, 0).records.flatMap((r): ActiveFire[] => {
+  return (await store.records(FIRES_DATASET, [], 1000, 0)).records.flatMap((r): ActiveFire[] => {
     const bbox = r.bbox
     if (!Array.isArray(bbox) || bbox.length !== 4) return []
     const [w, s, e, n] = bbox as [number, number, number, number]
@@ -77,14 +77,14 @@ export function firesFromStore(store: SeedStore): ActiveFire[] {
 }
 
 /** Generates the New Mexico grids and the wind/smoke datasets and stores them. Deterministic. */
-export function seedGrids(store: SeedStore, o: SeedGridsOptions): SeedGridsResult {
+export async function seedGrids(store: SeedStore, o: SeedGridsOptions): Promise<SeedGridsResult> {
   const catalog = o.catalog ?? gridCatalog()
   const hours = windowHours(catalog)
   const settings = windowSettings(o.demo ?? true)
   const validTimes = windowTimes(windowStart(o.now ?? new Date(), settings), hours)
   const vegetationLegend = catalog.grids.find((g) => g.id === 'vegetation')?.legend
   const vegetation = vegetationLegend?.type === 'classes' ? vegetationLegend.classes : []
-  const fires = o.fires ?? firesFromStore(store)
+  const fires = o.fires ?? (await firesFromStore(store))
   const fields = generateNmFields({
     seed: o.seed,
     places: o.places ?? parsePlaces(fs.readFileSync(DEFAULT_PLACES_CSV, 'utf8')),
@@ -102,15 +102,15 @@ export function seedGrids(store: SeedStore, o: SeedGridsOptions): SeedGridsResul
       result.skipped.push(g.id)
       continue
     }
-    grids.replaceGrid(g.id, make(fields).slice(0, g.hours), 'synthetic')
+    await grids.replaceGrid(g.id, make(fields).slice(0, g.hours), 'synthetic')
     result.grids.push(g.id)
   }
-  grids.replaceGrid(WIND_U_GRID, fields.windU, 'synthetic')
-  grids.replaceGrid(WIND_V_GRID, fields.windV, 'synthetic')
+  await grids.replaceGrid(WIND_U_GRID, fields.windU, 'synthetic')
+  await grids.replaceGrid(WIND_V_GRID, fields.windV, 'synthetic')
   result.grids.push(WIND_U_GRID, WIND_V_GRID)
   if (store.dataset(WIND_DATASET)) {
     const points = windPoints(fields.windU, fields.windV, fields.relativeHumidity[0]!, validTimes, 8)
-    result.windPoints = store.replaceDataset(WIND_DATASET, points as FeatureInput[])
+    result.windPoints = await store.replaceDataset(WIND_DATASET, points as FeatureInput[])
   }
   const smokeGrid = catalog.grids.find((g) => g.id === 'smoke')
   if (store.dataset(SMOKE_DATASET) && smokeGrid) {
@@ -122,7 +122,7 @@ export function seedGrids(store: SeedStore, o: SeedGridsOptions): SeedGridsResul
       validTimes,
       bands,
     )
-    result.smokePolygons = store.replaceDataset(SMOKE_DATASET, polygons as FeatureInput[])
+    result.smokePolygons = await store.replaceDataset(SMOKE_DATASET, polygons as FeatureInput[])
   }
   return result
 }

@@ -78,9 +78,9 @@ afterEach(() => {
 })
 
 describe('AlertsEngine', () => {
-  it('sorts by severity (config order) then newest first, ids from the dataset key', () => {
+  it('sorts by severity (config order) then newest first, ids from the dataset key', async () => {
     const engine = new AlertsEngine(store, settings, () => Date.parse('2025-03-05T19:00:00Z'))
-    const { alerts, counts } = engine.evaluate()
+    const { alerts, counts } = await engine.evaluate()
     expect(alerts.map((a) => a.id)).toEqual([
       'touching:closer',
       'touching:close',
@@ -94,23 +94,23 @@ describe('AlertsEngine', () => {
     ])
   })
 
-  it('recomputes only when a dataset version changes', () => {
+  it('recomputes only when a dataset version changes', async () => {
     const engine = new AlertsEngine(store, settings, () => Date.parse('2025-03-05T19:00:00Z'))
     const read = vi.spyOn(store, 'allFeatures')
-    const first = engine.evaluate()
+    const first = await engine.evaluate()
     expect(read).toHaveBeenCalledTimes(2)
-    expect(engine.evaluate().alerts).toEqual(first.alerts)
+    expect((await engine.evaluate()).alerts).toEqual(first.alerts)
     expect(read).toHaveBeenCalledTimes(2)
 
     store.replaceDataset('hazards', [hazard('new', 1, '2025-03-05T18:00:00Z')])
-    const after = engine.evaluate()
+    const after = await engine.evaluate()
     expect(read).toHaveBeenCalledTimes(3)
     expect(after.alerts.map((a) => a.id)).toEqual(['near:new'])
   })
 
-  it('answers the hazard and assets of an alert as GeoJSON', () => {
+  it('answers the hazard and assets of an alert as GeoJSON', async () => {
     const engine = new AlertsEngine(store, settings, () => Date.parse('2025-03-05T19:00:00Z'))
-    const alert = engine.evaluate().alerts.find((a) => a.id === 'near:far')
+    const alert = (await engine.evaluate()).alerts.find((a) => a.id === 'near:far')
     expect(alert).toBeDefined()
     const fc = engine.geometry(alert!)
     expect(fc.features.map((f) => [f.geometry.type, f.properties?.role, f.properties?.label])).toEqual([

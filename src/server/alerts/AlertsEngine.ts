@@ -43,12 +43,12 @@ export class AlertsEngine {
     this.severityRank = new Map(settings.severities.map((s, i) => [s.id, i]))
   }
 
-  evaluate(): AlertsEvaluation {
+  async evaluate(): Promise<AlertsEvaluation> {
     const now = this.now()
     const alerts: Alert[] = []
     const counts = new Map<string, number>()
     for (const rule of this.settings.rules) {
-      const list = this.ruleAlerts(rule, now)
+      const list = await this.ruleAlerts(rule, now)
       counts.set(rule.id, list.length)
       alerts.push(...list)
     }
@@ -103,9 +103,9 @@ export class AlertsEngine {
     return { type: 'FeatureCollection', bbox: alert.bbox, features }
   }
 
-  private ruleAlerts(rule: AlertRule, now: number): Alert[] {
-    const hazards = this.dataset(rule.hazard.dataset)
-    const assets = this.dataset(rule.asset.dataset)
+  private async ruleAlerts(rule: AlertRule, now: number): Promise<Alert[]> {
+    const hazards = await this.dataset(rule.hazard.dataset)
+    const assets = await this.dataset(rule.asset.dataset)
     if (!hazards || !assets) return []
     const aged = rule.hazard.maxAgeHours !== undefined || rule.asset.maxAgeHours !== undefined
     const key = `${hazards.version}:${assets.version}${aged ? `:${Math.floor(now / MINUTE_MS)}` : ''}`
@@ -116,13 +116,13 @@ export class AlertsEngine {
     return alerts
   }
 
-  private dataset(id: string): PreparedDataset | undefined {
+  private async dataset(id: string): Promise<PreparedDataset | undefined> {
     const def = this.store.dataset(id)
     if (!def) return undefined
-    const version = this.store.info(id).version
+    const { version } = await this.store.info(id)
     const cached = this.datasets.get(id)
     if (cached?.version === version) return cached
-    const prepared = prepareDataset(def, version, this.store.allFeatures(id))
+    const prepared = prepareDataset(def, version, await this.store.allFeatures(id))
     this.datasets.set(id, prepared)
     return prepared
   }

@@ -23,8 +23,13 @@ export async function briefingRoutes(app: FastifyInstance, opts: { demo: boolean
         hours,
         currentHour: currentWindowHour(now, window, hours),
       },
-      datasets: app.store.catalog.datasets.map((d) => app.store.freshness(d)),
-      grids: grids.list().map((g) => ({ id: g.id, version: g.version, hours: g.hours, source: g.source })),
+      datasets: await Promise.all(app.store.catalog.datasets.map(async (d) => app.store.freshness(d))),
+      grids: (await grids.list()).map((g) => ({
+        id: g.id,
+        version: g.version,
+        hours: g.hours,
+        source: g.source,
+      })),
     }
   })
 }

@@ -65,7 +65,7 @@ export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions):
   for (const s of opts.series) {
     const schema = { querystring: noQuery, response: { 200: seriesResponse } }
     app.get(`/${s.path.replace(/^data\//, '')}`, { schema }, async () => {
-      const points = app.store.series(s.name)
+      const points = await app.store.series(s.name)
       return {
         records: [{ [s.timestampKey]: points.map((p) => p.t), [s.valueKey]: points.map((p) => p.value) }],
       }

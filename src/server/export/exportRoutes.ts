@@ -19,30 +19,34 @@ import { writeGeoPackage } from './writeGeoPackage'
 const PAGE = 10_000
 
 /** Pages of the rows matching the records filters, in id order (the records API's own query). */
-function* pages(
+async function* pages(
   store: AppStore,
   reader: OgcFeatureStorage,
   d: DatasetDef,
   filters: ColumnFilter[],
-): Generator<OgcFeatureRow[]> {
+): AsyncGenerator<OgcFeatureRow[]> {
   for (let offset = 0; ; offset += PAGE) {
-    const page = queryItems(store, reader, d, { filter: { filters, textTests: [] }, limit: PAGE, offset })
+    const page = await queryItems(store, reader, d, {
+      filter: { filters, textTests: [] },
+      limit: PAGE,
+      offset,
+    })
     if (page.rows.length > 0) yield page.rows
     if (page.rows.length < PAGE) return
   }
 }
 
 /** Ids (id order) of the rows matching the records filters: the records column index, else pages of records. */
-function matchingIds(
+async function matchingIds(
   store: AppStore,
   reader: OgcFeatureStorage,
   d: DatasetDef,
   filters: ColumnFilter[],
-): number[] {
-  const index = store.columnIndex(d.id)
+): Promise<number[]> {
+  const index = await store.columnIndex(d.id)
   if (index) return index.query(filters, index.ids.length, 0).ids
   const ids: number[] = []
-  for (const rows of pages(store, reader, d, filters)) for (const r of rows) ids.push(r.id)
+  for await (const rows of pages(store, reader, d, filters)) for (const r of rows) ids.push(r.id)
   return ids
 }
 
@@ -88,10 +92,10 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       const d = c.dataset
       if (request.query.format === 'geojson') {
         const kind = d.geometry
-        function* body(): Generator<string> {
+        async function* body(): AsyncGenerator<string> {
           yield `{"type":"FeatureCollection","name":${JSON.stringify(d.id)},"features":[`
           let first = true
-          for (const rows of pages(app.store, reader, d, parsed.ok ? parsed.filters : [])) {
+          for await (const rows of pages(app.store, reader, d, parsed.ok ? parsed.filters : [])) {
             const text = JSON.stringify(rows.map((r) => featureJson(r, kind))).slice(1, -1)
             yield first ? text : `,${text}`
             first = false
@@ -109,7 +113,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         const location = app.store.location
         if (location) {
           // A file store: a worker thread reads it read-only and writes the file (the server keeps answering).
-          const ids = parsed.filters.length === 0 ? null : matchingIds(app.store, reader, d, parsed.filters)
+          const ids =
+            parsed.filters.length === 0 ? null : await matchingIds(app.store, reader, d, parsed.filters)
           await writeGeoPackageInWorker({
             storeFile: location,
             out: file,
@@ -117,7 +122,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
             layer: { name: d.id, title: c.title, description: c.description, dataset: d },
           })
         } else {
-          writeGeoPackage(
+          // No file (PostgreSQL, in-memory): this process reads the pages through the store.
+          await writeGeoPackage(
             file,
             { name: d.id, title: c.title, description: c.description, kind: d.geometry, fields: d.fields },
             pages(app.store, reader, d, parsed.filters),

@@ -12,15 +12,19 @@ const job = workerData as GeoPackageJob
 const { reader, close } = openFeatureReader(job.storeFile)
 try {
   const d = job.layer.dataset
-  const ids: ArrayLike<number> = job.ids ?? reader.allIds(d)
-  function* batches() {
+  const ids: ArrayLike<number> = job.ids ?? (await reader.allIds(d))
+  async function* batches() {
     for (let i = 0; i < ids.length; i += BATCH)
-      yield reader.rows(
+      yield await reader.rows(
         d,
         Array.from({ length: Math.min(BATCH, ids.length - i) }, (_, k) => ids[i + k] as number),
       )
   }
-  const count = writeGeoPackage(job.out, { ...job.layer, kind: d.geometry, fields: d.fields }, batches())
+  const count = await writeGeoPackage(
+    job.out,
+    { ...job.layer, kind: d.geometry, fields: d.fields },
+    batches(),
+  )
   parentPort?.postMessage({ ok: true, count })
 } catch (error) {
   parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) })

@@ -28,11 +28,11 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
  * Emberline id, geometry as GeoPackage binary, the dataset's fields as REAL/TEXT) and the extent.
  * `batches` yields rows in chunks; returns the feature count.
  */
-export function writeGeoPackage(
+export async function writeGeoPackage(
   file: string,
   layer: GeoPackageLayer,
-  batches: Iterable<readonly OgcFeatureRow[]>,
-): number {
+  batches: Iterable<readonly OgcFeatureRow[]> | AsyncIterable<readonly OgcFeatureRow[]>,
+): Promise<number> {
   const db = new Database(file)
   try {
     db.pragma(`application_id = ${APPLICATION_ID}`)
@@ -118,7 +118,7 @@ export function writeGeoPackage(
         count++
       }
     })
-    for (const rows of batches) write(rows)
+    for await (const rows of batches) write(rows)
     // Single or multi throughout gives that type; a mix is declared as GEOMETRY.
     const typeName = anyMulti && anySingle ? 'GEOMETRY' : geometryTypeName(layer.kind, anyMulti)
     const table = quote(layer.name)

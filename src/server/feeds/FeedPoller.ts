@@ -89,16 +89,17 @@ export class FeedPoller {
   private schedule(feed: FeedDefinition, delay: number): void {
     if (this.stopped) return
     const timer = setTimeout(() => {
-      void this.run(feed).then((r) => {
-        this.schedule(feed, nextPollDelay(feed.everyMinutes, r.ok ? 0 : this.failures(feed)))
-      })
+      void this.run(feed)
+        .then(async (r) => nextPollDelay(feed.everyMinutes, r.ok ? 0 : await this.failures(feed)))
+        .catch(() => nextPollDelay(feed.everyMinutes, 1))
+        .then((next) => this.schedule(feed, next))
     }, delay)
     timer.unref()
     this.timers.set(feed.id, timer)
   }
 
-  private failures(feed: FeedDefinition): number {
-    return this.app.store.feeds.status(feed.id)?.failures ?? 1
+  private async failures(feed: FeedDefinition): Promise<number> {
+    return (await this.app.store.feeds.status(feed.id))?.failures ?? 1
   }
 
   private async runNow(feed: FeedDefinition, conditional: boolean): Promise<RunResult> {
@@ -115,20 +116,20 @@ export class FeedPoller {
         { feed: feed.id, error: result.error },
         'feed run failed; the stored data is unchanged',
       )
-    if (result.ok && result.changed) this.afterUpdate(feed.dataset)
+    if (result.ok && result.changed) await this.afterUpdate(feed.dataset)
     return result
   }
 
   /** Tile data + archives rebuilt off the event loop; alerts re-evaluated (delivery listens on the engine). */
-  private afterUpdate(datasetId: string): void {
+  private async afterUpdate(datasetId: string): Promise<void> {
     try {
-      tileIndexesOf(this.app.store).get(datasetId)
+      await tileIndexesOf(this.app.store).get(datasetId)
     } catch (e) {
       this.app.log.error(e, 'tile rebuild after a feed update failed (tiles are served from the store)')
     }
     if (this.app.hasDecorator('alertsEngine')) {
       try {
-        this.app.alertsEngine.evaluate()
+        await this.app.alertsEngine.evaluate()
       } catch (e) {
         this.app.log.error(e, 'alert evaluation after a feed update failed')
       }

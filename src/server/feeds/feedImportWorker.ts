@@ -7,10 +7,10 @@ import { openStoreFile } from '../store/openStoreFile'
 import { FeedRunError, importFeed } from './importFeed'
 import type { FeedImportAnswer, FeedImportJob } from './feedImportProtocol'
 
-function run(job: FeedImportJob): FeedImportAnswer {
+async function run(job: FeedImportJob): Promise<FeedImportAnswer> {
   const store = openStoreFile(job.file, job.catalog)
   try {
-    const summary = importFeed(
+    const summary = await importFeed(
       { store, config: job.config, now: job.now, bbox: job.bbox },
       job.feed,
       job.text,
@@ -29,4 +29,6 @@ function run(job: FeedImportJob): FeedImportAnswer {
   }
 }
 
-parentPort?.on('message', (job: FeedImportJob) => parentPort?.postMessage(run(job)))
+parentPort?.on('message', (job: FeedImportJob) => {
+  void run(job).then((answer) => parentPort?.postMessage(answer))
+})

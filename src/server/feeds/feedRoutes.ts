@@ -83,7 +83,7 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     { schema: { querystring: { type: 'object', additionalProperties: true } } },
     async () => {
       const now = poller.clock()
-      const status = new Map(store.allStatus().map((s) => [s.feed, s]))
+      const status = new Map((await store.allStatus()).map((s) => [s.feed, s]))
       const feeds: FeedInfo[] = poller.config.feeds.map((f) => {
         const s = status.get(f.id)
         const last = s?.lastSuccessAt ? Date.parse(s.lastSuccessAt) : null
@@ -116,7 +116,9 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
       })
       // Every dataset's version (a feed run or an import bumps it): open tables refetch when it moves.
       const versions = Object.fromEntries(
-        app.store.catalog.datasets.map((d) => [d.id, app.store.info(d.id).version]),
+        await Promise.all(
+          app.store.catalog.datasets.map(async (d) => [d.id, (await app.store.info(d.id)).version] as const),
+        ),
       )
       return { polling: poller.enabled, now: new Date(now).toISOString(), feeds, versions }
     },

@@ -49,12 +49,12 @@ function loadZones(feed: FeedDefinition): Map<string, Geometry> | null {
  * (the same path as `npm run import`: written beside the live rows, swapped in one transaction,
  * version bumped) and record the feed's rows and freshness. Any failure throws and changes nothing.
  */
-export function importFeed(
+export async function importFeed(
   ctx: ImportContext,
   feed: FeedDefinition,
   text: string,
   meta: { source: string; etag: string | null; lastModified: string | null },
-): RunSummary {
+): Promise<RunSummary> {
   const { store, config, now } = ctx
   const dataset = store.dataset(feed.dataset)
   if (!dataset) throw new FeedRunError(`unknown dataset '${feed.dataset}'`, null)
@@ -99,7 +99,7 @@ export function importFeed(
     )
 
   let rows: FeedRow[] = mapped.rows
-  const held = feed.mode === 'merge' ? feeds.rows(feed.id, fieldNames) : []
+  const held = feed.mode === 'merge' ? await feeds.rows(feed.id, fieldNames) : []
   if (held.length > 0) {
     const byKey = new Map(held.map((r) => [r.key, r]))
     for (const r of rows) {
@@ -126,10 +126,15 @@ export function importFeed(
   const siblings = config.feeds.filter((f) => f.dataset === feed.dataset)
   const features = combineRows(
     dataset,
-    siblings.map((f) => ({ feed: f, rows: f.id === feed.id ? rows : feeds.rows(f.id, fieldNames) })),
+    await Promise.all(
+      siblings.map(async (f) => ({
+        feed: f,
+        rows: f.id === feed.id ? rows : await feeds.rows(f.id, fieldNames),
+      })),
+    ),
   )
-  summary.stored = store.replaceDataset(dataset.id, features)
-  feeds.saveRun(feed.id, feed.dataset, rows, fieldNames, {
+  summary.stored = await store.replaceDataset(dataset.id, features)
+  await feeds.saveRun(feed.id, feed.dataset, rows, fieldNames, {
     source: meta.source,
     at: new Date(now).toISOString(),
     summary,

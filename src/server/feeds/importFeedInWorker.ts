@@ -48,6 +48,7 @@ export async function importFeedInWorker(
   meta: FeedImportJob['meta'],
 ): Promise<RunSummary> {
   const file = ctx.store.location
+  // No store file (PostgreSQL, in-memory): import in this process, through the store's own calls.
   if (file === null) return importFeed(ctx, feed, text, meta)
   const job: FeedImportJob = {
     id: nextId++,
@@ -72,6 +73,6 @@ export async function importFeedInWorker(
     return answer.summary
   } finally {
     // The worker wrote through its own connection: drop this connection's cached answers.
-    ctx.store.datasetReplaced(feed.dataset)
+    await ctx.store.datasetReplaced(feed.dataset)
   }
 }

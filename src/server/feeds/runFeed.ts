@@ -59,7 +59,7 @@ export async function runFeed(
       const headers: Record<string, string> = { 'User-Agent': d.userAgent ?? 'Emberline', Accept: '*/*' }
       for (const [k, v] of Object.entries(feed.source.headers ?? {}))
         headers[k] = fillPlaceholders(v, env, box, ctx.now, false)
-      const last = opts.conditional ? feeds.status(feed.id) : null
+      const last = opts.conditional ? await feeds.status(feed.id) : null
       const got = await downloadFeed(url, {
         timeoutMs: (feed.timeoutSeconds ?? d.timeoutSeconds) * 1000,
         maxBytes: feed.maxBytes ?? d.maxBytes,
@@ -71,7 +71,7 @@ export async function runFeed(
         sleep: opts.sleep,
       })
       if (got.status === 'not-modified') {
-        feeds.saveNotModified(feed.id, feed.dataset, at)
+        await feeds.saveNotModified(feed.id, feed.dataset, at)
         const summary = { ...(last?.summary ?? emptySummary(feed)), notModified: true }
         return { ok: true, changed: false, summary }
       }
@@ -83,7 +83,7 @@ export async function runFeed(
   } catch (e) {
     const error = e instanceof Error ? e.message : String(e)
     const summary = e instanceof FeedRunError ? e.summary : null
-    feeds.saveFailure(feed.id, feed.dataset, source, at, error, summary)
+    await feeds.saveFailure(feed.id, feed.dataset, source, at, error, summary)
     return { ok: false, error, summary }
   }
 }

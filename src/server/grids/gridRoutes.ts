@@ -132,7 +132,7 @@ function registerTileRoute(
       if (run !== undefined && run !== runId(ctx))
         return notFound(reply, `model run '${run}' is not available`)
       const hour = asked ?? (source.grid.hours > 1 ? Math.min(ctx.currentHour(), source.grid.hours - 1) : 0)
-      const tile = ctx.tiles.tile(source, hour, z, x, y)
+      const tile = await ctx.tiles.tile(source, hour, z, x, y)
       return sendPng(reply, tile, request.headers['if-none-match'])
     },
   )

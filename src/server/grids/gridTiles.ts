@@ -39,21 +39,27 @@ export class GridTiles {
   }
 
   /** The stored hour of a grid (static grids have only hour 0), or undefined when not stored. */
-  grid(def: GridDef, hour: number): StoredGrid | undefined {
-    const version = this.store.version(def.id)
+  async grid(def: GridDef, hour: number): Promise<StoredGrid | undefined> {
+    const version = await this.store.version(def.id)
     if (version === undefined) return undefined
     const h = def.hours > 1 ? hour : 0
     const key = `${def.id}:${h}`
     const cached = this.grids.get(key)
     if (cached && cached.version === version) return cached
-    const loaded = this.store.grid(def.id, h)
+    const loaded = await this.store.grid(def.id, h)
     if (loaded) this.grids.set(key, loaded)
     return loaded
   }
 
   /** The tile, or undefined when the grid (or that hour) is not stored. */
-  tile(source: RasterSourceDef, hour: number, z: number, x: number, y: number): GridTile | undefined {
-    const grid = this.grid(source.grid, hour)
+  async tile(
+    source: RasterSourceDef,
+    hour: number,
+    z: number,
+    x: number,
+    y: number,
+  ): Promise<GridTile | undefined> {
+    const grid = await this.grid(source.grid, hour)
     if (!grid) return undefined
     const etag = `"${grid.version}-${this.styleKey(source.grid)}-${grid.hour}"`
     const key = `${source.id}|${etag}|${z}/${x}/${y}`

@@ -11,13 +11,13 @@ import { WIND_U_GRID, WIND_V_GRID, windRecords } from './windGrid'
 export function windRoutes(app: FastifyInstance, ctx: GridContext): void {
   const source = ctx.catalog.windSource
   if (!source) return
-  const tilesetId = (): string | undefined => {
-    const version = ctx.store.version(WIND_U_GRID)
+  const tilesetId = async (): Promise<string | undefined> => {
+    const version = await ctx.store.version(WIND_U_GRID)
     return version === undefined ? undefined : `${source.path}-${version}`
   }
 
   app.get(`/api/data/${source.path}/tileset`, async (_request, reply) => {
-    const id = tilesetId()
+    const id = await tilesetId()
     if (!id) return notFound(reply, 'no wind grid is stored')
     return { tileset_id: id }
   })
@@ -37,12 +37,11 @@ export function windRoutes(app: FastifyInstance, ctx: GridContext): void {
       },
     },
     async (request, reply) => {
-      if (request.params.tilesetId !== tilesetId()) {
+      if (request.params.tilesetId !== (await tilesetId())) {
         return notFound(reply, `unknown wind tileset '${request.params.tilesetId}'`)
       }
       const hour = request.query.hour ?? ctx.currentHour()
-      const u = ctx.store.grid(WIND_U_GRID, hour)
-      const v = ctx.store.grid(WIND_V_GRID, hour)
+      const [u, v] = await Promise.all([ctx.store.grid(WIND_U_GRID, hour), ctx.store.grid(WIND_V_GRID, hour)])
       if (!u || !v) return badRequest(reply, 'hour', `no wind grid for hour ${hour}`)
       const refTime = ctx.validTimes()[0] ?? new Date(0).toISOString()
       reply.header('Cache-Control', 'private, max-age=300')

@@ -75,7 +75,7 @@ export function ogcItemsRoutes(
       }
       const limit = q.limit ?? ITEMS_DEFAULT_LIMIT
       const offset = q.offset ?? 0
-      const page = queryItems(app.store, reader, c.dataset, { filter, bbox, interval, limit, offset })
+      const page = await queryItems(app.store, reader, c.dataset, { filter, bbox, interval, limit, offset })
       const base = baseUrl(request)
       const own = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1 || request.url.length))
       own.delete('f')
@@ -116,7 +116,7 @@ export function ogcItemsRoutes(
       if (unknown !== null) return ogcBadRequest(reply, unknown, `unknown query parameter '${unknown}'`)
       const raw = request.params.featureId
       const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN
-      const row = Number.isSafeInteger(id) ? reader.rows(c.dataset, [id])[0] : undefined
+      const row = Number.isSafeInteger(id) ? (await reader.rows(c.dataset, [id]))[0] : undefined
       if (!row) return ogcNotFound(reply, `collection '${c.id}' has no feature '${raw.slice(0, 40)}'`)
       const base = baseUrl(request)
       const body = {

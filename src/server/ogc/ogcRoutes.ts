@@ -66,13 +66,13 @@ export async function ogcRoutes(app: FastifyInstance): Promise<void> {
     return c
   }
 
-  const describe = (c: OgcCollection, base: string) => {
-    const info = app.store.info(c.id)
+  const describe = async (c: OgcCollection, base: string) => {
+    const info = await app.store.info(c.id)
     const extent: Record<string, unknown> = {
       spatial: { bbox: [info.bbox ?? [-180, -90, 180, 90]], crs: CRS84 },
     }
     if (c.temporal) {
-      const range = reader.extents(c.dataset, info.version).timeRange
+      const range = (await reader.extents(c.dataset, info.version)).timeRange
       extent.temporal = {
         interval: [range ? [iso(range[0]), iso(range[1])] : [null, null]],
         trs: 'http://www.opengis.net/def/uom/ISO-8601/0/Gregorian',
@@ -192,7 +192,7 @@ export async function ogcRoutes(app: FastifyInstance): Promise<void> {
           title: 'The API definition (OpenAPI 3.0)',
         },
       ],
-      collections: collections.map((c) => describe(c, base)),
+      collections: await Promise.all(collections.map((c) => describe(c, base))),
     }
   })
 

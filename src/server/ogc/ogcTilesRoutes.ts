@@ -84,7 +84,7 @@ export async function ogcTilesRoutes(app: FastifyInstance): Promise<void> {
       const t = list.find((x) => x.id === request.params.tilesetId)
       if (!t) return ogcNotFound(reply, `unknown tileset '${request.params.tilesetId.slice(0, 64)}'`)
       const base = baseUrl(request)
-      const b = bounds.bounds(t)
+      const b = await bounds.bounds(t)
       return {
         ...summary(t, base),
         tileMatrixSetLimits: [],

@@ -35,16 +35,16 @@ function positionOf(ids: Int32Array, id: number): number {
 }
 
 /** Row positions (of `ext`) passing the attribute filter: from the records column index, else a scan. */
-function attributeMask(
+async function attributeMask(
   store: AppStore,
   reader: OgcFeatureStorage,
   d: DatasetDef,
   ext: DatasetExtents,
   filter: ItemsFilter,
-): Uint8Array {
+): Promise<Uint8Array> {
   const n = ext.ids.length
   const mask = new Uint8Array(n)
-  const index = store.columnIndex(d.id)
+  const index = await store.columnIndex(d.id)
   const sameRows =
     index !== null &&
     index.ids.length === n &&
@@ -68,7 +68,9 @@ function attributeMask(
   const fields = [
     ...new Set([...filter.filters.map((f) => f.field), ...filter.textTests.map((t) => t.field)]),
   ]
-  const ids = reader.scanIds(d, fields, (values) => rowMatches(filter, (f) => values[fields.indexOf(f)]))
+  const ids = await reader.scanIds(d, fields, (values) =>
+    rowMatches(filter, (f) => values[fields.indexOf(f)]),
+  )
   for (const id of ids) {
     const p = positionOf(ext.ids, id)
     if (p >= 0) mask[p] = 1
@@ -82,16 +84,16 @@ function attributeMask(
  * otherwise the records column index and the per-row extents (id order, kept per dataset
  * version) narrow the rows, and a page is read by id (no SQL OFFSET walk).
  */
-export function queryItems(
+export async function queryItems(
   store: AppStore,
   reader: OgcFeatureStorage,
   d: DatasetDef,
   q: ItemsQuery,
-): ItemsPage {
+): Promise<ItemsPage> {
   if (q.filter.filters.length > 0 && !q.bbox && !q.interval && q.filter.textTests.length === 0) {
-    const page = store.records(d.id, q.filter.filters, q.limit, q.offset)
+    const page = await store.records(d.id, q.filter.filters, q.limit, q.offset)
     const ids = page.records.map((r) => Number(r.id))
-    const geoms = reader.geometries(d, ids)
+    const geoms = await reader.geometries(d, ids)
     const rows: OgcFeatureRow[] = []
     for (const r of page.records) {
       const id = Number(r.id)
@@ -106,11 +108,11 @@ export function queryItems(
     }
     return { matched: page.total, rows }
   }
-  const ext = reader.extents(d, store.info(d.id).version)
+  const ext = await reader.extents(d, (await store.info(d.id)).version)
   const n = ext.ids.length
   const attrs =
     q.filter.filters.length + q.filter.textTests.length > 0
-      ? attributeMask(store, reader, d, ext, q.filter)
+      ? await attributeMask(store, reader, d, ext, q.filter)
       : null
   const box = q.bbox
   const wraps = box !== undefined && box[0] > box[2]
@@ -134,5 +136,5 @@ export function queryItems(
     if (matched >= q.offset && matched < end) pageIds.push(ext.ids[i] as number)
     matched++
   }
-  return { matched, rows: reader.rows(d, pageIds) }
+  return { matched, rows: await reader.rows(d, pageIds) }
 }

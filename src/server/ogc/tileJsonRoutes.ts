@@ -40,7 +40,7 @@ export async function tileJsonRoutes(app: FastifyInstance): Promise<void> {
     app.get(url, { schema: { response: { 200: tileJsonResponse } } }, async (request, reply) =>
       reply
         .header('Cache-Control', 'private, max-age=60')
-        .send(tileJson(baseUrl(request), t, bounds.bounds(t))),
+        .send(tileJson(baseUrl(request), t, await bounds.bounds(t))),
     )
   }
 }

@@ -56,14 +56,14 @@ export class TilesetBounds {
     this.grids = store.grids
   }
 
-  bounds(t: Tileset): [number, number, number, number] | null {
-    if (t.dataset) return this.store.info(t.dataset.id).bbox
+  async bounds(t: Tileset): Promise<[number, number, number, number] | null> {
+    if (t.dataset) return (await this.store.info(t.dataset.id)).bbox
     if (!t.grid) return null
-    const version = this.grids.version(t.grid.id)
+    const version = await this.grids.version(t.grid.id)
     if (version === undefined) return null
     const have = this.gridCache.get(t.grid.id)
     if (have && have.version === version) return have.bounds
-    const g = this.grids.grid(t.grid.id, 0)
+    const g = await this.grids.grid(t.grid.id, 0)
     if (!g) return null
     const bounds: [number, number, number, number] = [g.west, g.south, g.east, g.north]
     this.gridCache.set(t.grid.id, { version, bounds })

@@ -70,21 +70,22 @@ export class MitigationData {
     return this.store.dataset(this.settings.dataset) !== undefined
   }
 
-  current(): Snapshot {
-    const version = this.store.info(this.settings.dataset).version
+  async current(): Promise<Snapshot> {
+    const { version } = await this.store.info(this.settings.dataset)
     if (this.snapshot?.version === version) return this.snapshot
-    const stored = this.store.allFeatures(this.settings.dataset)
+    const stored = await this.store.allFeatures(this.settings.dataset)
     const set = normaliseCircuits(
       stored.map((f) => circuitOf(f, this.settings)),
       this.settings.consequence.map((c) => c.id),
     )
-    this.snapshot = { version, set, features: new Map(stored.map((f) => [f.id, f])) }
-    return this.snapshot
+    const snapshot = { version, set, features: new Map(stored.map((f) => [f.id, f])) }
+    this.snapshot = snapshot
+    return snapshot
   }
 
   /** One circuit's GeoJSON geometry, or null when there is no feature with that id. */
-  geometry(id: number): CircuitGeometry | null {
-    const snap = this.current()
+  async geometry(id: number): Promise<CircuitGeometry | null> {
+    const snap = await this.current()
     const feature = snap.features.get(id)
     const circuit = snap.set.circuits.find((c) => c.id === id)
     const def = this.store.dataset(this.settings.dataset)

@@ -51,7 +51,7 @@ export async function mitigationRoutes(app: FastifyInstance, opts: MitigationRou
     if (!settings || !data?.available) return notFound(reply, NOT_CONFIGURED)
     const parsed = parseWeights(request.query as Record<string, unknown>, settings.consequence)
     if (!parsed.ok) return badRequest(reply, parsed.parameter, parsed.message)
-    const snapshot = data.current()
+    const snapshot = await data.current()
     const rows = rankCircuits(snapshot.set, parsed.weights)
     reply.header('cache-control', 'no-store')
     return {
@@ -70,7 +70,7 @@ export async function mitigationRoutes(app: FastifyInstance, opts: MitigationRou
     async (request, reply) => {
       if (!data?.available) return notFound(reply, NOT_CONFIGURED)
       const raw = request.params.id
-      const circuit = data.geometry(Number(raw))
+      const circuit = await data.geometry(Number(raw))
       if (!circuit) return notFound(reply, `no circuit ${raw}`)
       reply.header('cache-control', 'no-store')
       return circuit

@@ -37,8 +37,8 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
   )
   app.get('/api/planning', { schema: { querystring } }, async (request, reply) => {
     if (!settings) return notFound(reply, 'Planning Mode is not configured')
-    const version = app.store.info(settings.dataset).version
-    const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
+    const { version } = await app.store.info(settings.dataset)
+    const circuits = await samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
     const hours = settings.hours
     const parsed = parsePlanningQuery(
       request.query as Record<string, unknown>,
@@ -48,7 +48,7 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
     if (!parsed.ok) return badRequest(reply, parsed.parameter, parsed.message)
     const hour = parsed.hour ?? currentWindowHour(now(), window, hours)
     const validTimes = windowTimes(windowStart(now(), window), hours)
-    const gusts = samples.gusts(settings.gustGrid, hour, version, circuits)
+    const gusts = await samples.gusts(settings.gustGrid, hour, version, circuits)
     const ranked = gusts ? rankExceedances(circuits, gusts, parsed.overrides, parsed.below) : []
     const overrides = circuits
       .filter((c) => parsed.overrides.has(c.key))
@@ -81,8 +81,10 @@ export async function planningRoutes(app: FastifyInstance, opts: PlanningRoutesO
       if (!settings) return notFound(reply, 'Planning Mode is not configured')
       const raw = request.params.id
       const id = Number(raw)
-      const version = app.store.info(settings.dataset).version
-      const circuits = samples.circuits(settings, version, () => app.store.allFeatures(settings.dataset))
+      const { version } = await app.store.info(settings.dataset)
+      const circuits = await samples.circuits(settings, version, () =>
+        app.store.allFeatures(settings.dataset),
+      )
       const circuit = circuits.find((c) => c.id === id)
       const dataset = app.store.dataset(settings.dataset)
       if (!circuit || !dataset) return notFound(reply, `no circuit with id ${raw} in ${settings.dataset}`)

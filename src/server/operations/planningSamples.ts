@@ -1,5 +1,6 @@
 import type { PlanningSettings } from '../../shared/config'
 import type { GridStorage } from '../store/AppStore'
+import type { Awaitable } from '../store/Awaitable'
 import type { StoredFeature } from '../store/Store'
 import { decodeParts } from '../store/geometryCodec'
 import { sampleLineMax } from './planningSample'
@@ -36,30 +37,35 @@ export class PlanningSamples {
 
   constructor(private readonly grids: GridStorage) {}
 
-  circuits(settings: PlanningSettings, version: number, load: () => StoredFeature[]): PlanningCircuit[] {
-    if (this.circuitsCache?.version !== version) {
-      this.circuitsCache = { version, circuits: toPlanningCircuits(settings, load()) }
-    }
-    return this.circuitsCache.circuits
+  async circuits(
+    settings: PlanningSettings,
+    version: number,
+    load: () => Awaitable<StoredFeature[]>,
+  ): Promise<PlanningCircuit[]> {
+    if (this.circuitsCache?.version === version) return this.circuitsCache.circuits
+    const circuits = toPlanningCircuits(settings, await load())
+    this.circuitsCache = { version, circuits }
+    return circuits
   }
 
   /** Gust per circuit (same order) for one hour; null when the grid or that hour is not stored. */
-  gusts(
+  async gusts(
     gridId: string,
     hour: number,
     datasetVersion: number,
     circuits: readonly PlanningCircuit[],
-  ): Float64Array | null {
-    const gridVersion = this.grids.version(gridId)
+  ): Promise<Float64Array | null> {
+    const gridVersion = await this.grids.version(gridId)
     if (gridVersion === undefined) return null
     const key = `${gridId}|${gridVersion}|${datasetVersion}`
     if (this.gustCache?.key !== key) this.gustCache = { key, hours: new Map() }
-    const hit = this.gustCache.hours.get(hour)
+    const cache = this.gustCache
+    const hit = cache.hours.get(hour)
     if (hit) return hit
-    const grid = this.grids.grid(gridId, hour)
+    const grid = await this.grids.grid(gridId, hour)
     if (!grid) return null
     const values = Float64Array.from(circuits, (c) => sampleLineMax(grid, c.parts))
-    this.gustCache.hours.set(hour, values)
+    cache.hours.set(hour, values)
     return values
   }
 }

@@ -38,17 +38,19 @@ export async function pspsRoutes(app: FastifyInstance, opts: PspsRoutesOptions):
   let cached: { version: number; event: PspsEvent; geoms: Map<number, Uint8Array> } | null = null
 
   /** The event of the dataset's current version (recomputed when the dataset is replaced). */
-  function current(s: PspsRollupSettings): { event: PspsEvent; geoms: Map<number, Uint8Array> } {
-    const version = app.store.info(s.dataset).version
-    if (cached?.version !== version) {
-      const features = app.store.allFeatures(s.dataset)
-      cached = {
-        version,
-        event: buildPspsEvent(s, features),
-        geoms: new Map(features.map((f) => [f.id, f.geom])),
-      }
+  async function current(
+    s: PspsRollupSettings,
+  ): Promise<{ event: PspsEvent; geoms: Map<number, Uint8Array> }> {
+    const { version } = await app.store.info(s.dataset)
+    if (cached?.version === version) return cached
+    const features = await app.store.allFeatures(s.dataset)
+    const built = {
+      version,
+      event: buildPspsEvent(s, features),
+      geoms: new Map(features.map((f) => [f.id, f.geom])),
     }
-    return cached
+    cached = built
+    return built
   }
 
   app.get<{ Querystring: EventQuery }>(
@@ -57,7 +59,7 @@ export async function pspsRoutes(app: FastifyInstance, opts: PspsRoutesOptions):
     async (request, reply) => {
       if (!settings) return notFound(reply, NOT_CONFIGURED)
       const query = request.query
-      const event = current(settings).event
+      const { event } = await current(settings)
       let rows = event.rows
       if (query.sort !== undefined) {
         const spec = parseSort(query.sort, event.columns)
@@ -86,7 +88,7 @@ export async function pspsRoutes(app: FastifyInstance, opts: PspsRoutesOptions):
       if (!settings) return notFound(reply, NOT_CONFIGURED)
       const raw = request.params.id
       const id = Number(raw)
-      const { event, geoms } = current(settings)
+      const { event, geoms } = await current(settings)
       const row = event.rows.find((r) => r.id === id)
       const geom = geoms.get(id)
       const dataset = app.store.dataset(settings.dataset)

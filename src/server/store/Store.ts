@@ -1,3 +1,4 @@
+import type { Awaitable } from './Awaitable'
 import type { Catalog, DatasetDef } from './catalog'
 import type { ColumnFilter, SortKey } from './columnIndex'
 import type { TileRows } from './tileRows'
@@ -41,13 +42,20 @@ export interface SeriesPoint {
 
 /**
  * What the HTTP layer needs from a feature store. The embedded implementation is SQLite
- * (sqliteStore.ts); a PostGIS store can implement the same contract.
+ * (sqliteStore.ts), which answers synchronously; the PostgreSQL store (store/pg/) answers with
+ * promises. Callers always `await` a method's answer (`Awaitable<T>`), never rely on either.
  */
 export interface Store {
   readonly catalog: Catalog
   dataset(id: string): DatasetDef | undefined
-  info(id: string): DatasetInfo
-  replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): number
+  /** A dataset's version, count and bbox: on every tile request's path, so cheap (cached) in both stores. */
+  info(id: string): Awaitable<DatasetInfo>
+  /**
+   * Replaces a dataset's features (all or nothing) and bumps its version; answers the count.
+   * The input is synchronous (files are parsed by sync generators: readFeatures): the SQLite
+   * store writes it in one transaction that cannot span an await.
+   */
+  replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): Awaitable<number>
   /** A page of records matching every filter, in `sort` order (ties and default: id), and the total. */
   records(
     id: string,
@@ -55,24 +63,28 @@ export interface Store {
     limit: number,
     offset: number,
     sort?: SortKey,
-  ): RecordsPage
+  ): Awaitable<RecordsPage>
   /** Features whose bbox meets `box` and whose size ≥ minSize; the `limit` largest when more match. */
   featuresInBox(
     id: string,
     box: readonly [number, number, number, number],
     minSize: number,
     limit: number,
-  ): { features: StoredFeature[]; matched: number }
+  ): Awaitable<{ features: StoredFeature[]; matched: number }>
   /** Every row of a dataset for the in-memory tile index (src/server/tiles/tileData.ts). */
-  tileRows(id: string): TileRows
-  /** A file a worker thread can open read-only to build tile indexes off the event loop (null: none). */
+  tileRows(id: string): Awaitable<TileRows>
+  /**
+   * A file a worker thread can open read-only to build tile indexes, exports and feed imports
+   * off the event loop. null when there is none (an in-memory SQLite store, PostgreSQL): every
+   * such path then reads through this interface in-process.
+   */
   readonly location: string | null
   /** Every feature of a dataset in id order (for whole-dataset analyses such as the alert rules). */
-  allFeatures(id: string): StoredFeature[]
-  cells(id: string, zoom: number, x: number, y: number): AggregateCell[]
-  series(name: string): SeriesPoint[]
-  replaceSeries(name: string, points: readonly SeriesPoint[]): void
-  getMeta(key: string): string | undefined
-  setMeta(key: string, value: string): void
-  close(): void
+  allFeatures(id: string): Awaitable<StoredFeature[]>
+  cells(id: string, zoom: number, x: number, y: number): Awaitable<AggregateCell[]>
+  series(name: string): Awaitable<SeriesPoint[]>
+  replaceSeries(name: string, points: readonly SeriesPoint[]): Awaitable<void>
+  getMeta(key: string): Awaitable<string | undefined>
+  setMeta(key: string, value: string): Awaitable<void>
+  close(): Awaitable<void>
 }

@@ -30,9 +30,11 @@ export function tileRows(db: Database.Database, d: DatasetDef): TileRows {
   const count = Number(db.prepare(`SELECT count(*) FROM ${features}`).pluck().get())
   const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
   // Records kept without geometry (NULL bbox) are not drawn; `count` stays every row (the stamp).
-  const rows = db
+  const statement = db
     .prepare(`SELECT id, size, geom${cols} FROM ${features} WHERE minx IS NOT NULL ORDER BY id`)
     .raw()
-    .iterate() as Iterable<unknown[]>
+  // The statement runs when the rows are iterated, not here: an open better-sqlite3 iterator
+  // refuses every write on the connection, and a caller may await between getting and reading.
+  const rows: Iterable<unknown[]> = { [Symbol.iterator]: () => statement.iterate() as Iterator<unknown[]> }
   return { version, count, bbox, rows }
 }

@@ -24,10 +24,16 @@ export interface TileLimits {
 export type { BuiltTile } from './encodeSlice'
 import type { BuiltTile } from './encodeSlice'
 
-function aggregateTile(store: Store, source: VectorSourceDef, z: number, x: number, y: number): BuiltTile {
+async function aggregateTile(
+  store: Store,
+  source: VectorSourceDef,
+  z: number,
+  x: number,
+  y: number,
+): Promise<BuiltTile> {
   const k = 2 ** CELL_BITS
   const cell = EXTENT / k
-  const features: TileFeatureLike[] = store.cells(source.dataset, z, x, y).map((c) => {
+  const features: TileFeatureLike[] = (await store.cells(source.dataset, z, x, y)).map((c) => {
     const x0 = (c.cx - x * k) * cell
     const y0 = (c.cy - y * k) * cell
     const ring = [
@@ -48,18 +54,20 @@ function aggregateTile(store: Store, source: VectorSourceDef, z: number, x: numb
 /**
  * What a tile of a source at zoom z holds under the content policy (see tilePolicy): per-cell
  * counts up to `aggregateMaxZoom`; otherwise features meeting `minSize` (thinned zooms), at most
- * `limit` of the largest. `scale` < 1 tightens the budget (byte retries).
+ * `limit` of the largest. `count` is the dataset's feature count (`store.info`). `scale` < 1
+ * tightens the budget (byte retries).
  */
 export function tilePlan(
-  store: Store,
+  store: Pick<Store, 'dataset'>,
   source: VectorSourceDef,
+  count: number,
   z: number,
   limits: TileLimits,
   scale = 1,
 ): { aggregate: true } | ({ aggregate: false } & SlicePlan) {
   const dataset = store.dataset(source.dataset)
   if (!dataset) throw new Error(`unknown dataset ${source.dataset}`)
-  const policy = tilePolicy(source, dataset, store.info(source.dataset).count)
+  const policy = tilePolicy(source, dataset, count)
   if (policy.aggregateMaxZoom !== null && z <= policy.aggregateMaxZoom) return { aggregate: true }
   const thin = policy.thinMaxZoom !== null && z <= policy.thinMaxZoom
   const budget =
@@ -84,7 +92,7 @@ export function tilePlan(
  * cut from pre-projected, pre-ranked typed arrays (encodeSlice — also what the tile worker pool
  * runs); without it (index still loading/building) they are read from the store and cut by geojson-vt.
  */
-export function buildTile(
+export async function buildTile(
   store: Store,
   source: VectorSourceDef,
   z: number,
@@ -93,14 +101,15 @@ export function buildTile(
   limits: TileLimits,
   scale = 1,
   ready: ReadyTileData | null = null,
-): BuiltTile {
-  const plan = tilePlan(store, source, z, limits, scale)
+): Promise<BuiltTile> {
+  const { count } = await store.info(source.dataset)
+  const plan = tilePlan(store, source, count, z, limits, scale)
   if (plan.aggregate) return aggregateTile(store, source, z, x, y)
   if (ready) return encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan)
   const dataset = store.dataset(source.dataset) as NonNullable<ReturnType<Store['dataset']>>
   const { thin, minSize, limit, tolerance } = plan
   const box = tileBounds(z, x, y, BUFFER / EXTENT)
-  const { features, matched } = store.featuresInBox(source.dataset, box, minSize, limit)
+  const { features, matched } = await store.featuresInBox(source.dataset, box, minSize, limit)
   if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
   const fc: FeatureCollection = {
     type: 'FeatureCollection',

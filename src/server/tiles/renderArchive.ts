@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import zlib from 'node:zlib'
 import type { VectorSourceDef } from '../store/catalog'
-import type { Store } from '../store/Store'
+import type { DatasetInfo, Store } from '../store/Store'
 import { buildTile, tilePlan, type TileLimits } from './buildTile'
 import { BUFFER, EXTENT, encodeSlice, pickTile, type BuiltTile } from './encodeSlice'
 import { tileArchivePath, writeTileArchive, type ArchivedTile, type ArchiveStamp } from './tileArchiveFile'
@@ -14,10 +14,17 @@ export type ArchiveProgress = (label: string, tiles: number) => void
 /** Bump when cutting or encoding changes what a tile holds: older archives are then re-rendered. */
 const RENDER_VERSION = 1
 
-/** The content rules an archive is rendered under: a change in any of them makes it stale. */
-export function archiveContentKey(store: Store, source: VectorSourceDef, limits: TileLimits): string {
+/**
+ * The content rules an archive is rendered under: a change in any of them makes it stale.
+ * `count`: the dataset's feature count now (`store.info`).
+ */
+export function archiveContentKey(
+  store: Pick<Store, 'dataset'>,
+  source: VectorSourceDef,
+  limits: TileLimits,
+  count: number,
+): string {
   const dataset = store.dataset(source.dataset)
-  const count = store.info(source.dataset).count
   return JSON.stringify({
     v: RENDER_VERSION,
     source,
@@ -28,9 +35,21 @@ export function archiveContentKey(store: Store, source: VectorSourceDef, limits:
 }
 
 /** The stamp of a source's archive for the data stored now. */
-export function archiveStamp(store: Store, source: VectorSourceDef, limits: TileLimits): ArchiveStamp {
-  const { version, count, bbox } = store.info(source.dataset)
-  return { version, count, bbox, content: archiveContentKey(store, source, limits) }
+export async function archiveStamp(
+  store: Store,
+  source: VectorSourceDef,
+  limits: TileLimits,
+): Promise<ArchiveStamp> {
+  return stampOf(store, source, limits, await store.info(source.dataset))
+}
+
+function stampOf(
+  store: Pick<Store, 'dataset'>,
+  source: VectorSourceDef,
+  limits: TileLimits,
+  { version, count, bbox }: DatasetInfo,
+): ArchiveStamp {
+  return { version, count, bbox, content: archiveContentKey(store, source, limits, count) }
 }
 
 /**
@@ -40,20 +59,21 @@ export function archiveStamp(store: Store, source: VectorSourceDef, limits: Tile
  * the source's minzoom are visited but not kept. Empty tiles that were visited are kept (empty
  * bytes) so they answer 204 at once; tiles never visited are cut on request.
  */
-export function renderArchive(
+export async function renderArchive(
   store: Store,
   source: VectorSourceDef,
   ready: ReadyTileData,
   limits: TileLimits,
   onProgress?: ArchiveProgress,
-): ArchivedTile[] {
-  const maxZoom = archiveMaxZoom(source, store.info(source.dataset).count)
+): Promise<ArchivedTile[]> {
+  const { count } = await store.info(source.dataset)
+  const maxZoom = archiveMaxZoom(source, count)
   if (maxZoom === null) return []
   const out: ArchivedTile[] = []
   const stack: [number, number, number][] = [[0, 0, 0]]
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [z, x, y] = next
-    const { tile, gz, more } = renderOne(store, source, ready, limits, z, x, y)
+    const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
     if (z >= source.minzoom) {
       out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })
       if (onProgress && out.length % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, out.length)
@@ -70,20 +90,21 @@ export function renderArchive(
   return out
 }
 
-function renderOne(
+async function renderOne(
   store: Store,
   source: VectorSourceDef,
+  count: number,
   ready: ReadyTileData,
   limits: TileLimits,
   z: number,
   x: number,
   y: number,
-): { tile: BuiltTile; gz: Buffer; more: boolean } {
+): Promise<{ tile: BuiltTile; gz: Buffer; more: boolean }> {
   for (let scale = 1; ; scale /= 2) {
-    const plan = tilePlan(store, source, z, limits, scale)
+    const plan = tilePlan(store, source, count, z, limits, scale)
     let tile: BuiltTile
     let more = false
-    if (plan.aggregate) tile = buildTile(store, source, z, x, y, limits, scale, ready)
+    if (plan.aggregate) tile = await buildTile(store, source, z, x, y, limits, scale, ready)
     else {
       const pick = pickTile(ready.index, z, x, y, plan)
       tile = encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
@@ -126,27 +147,31 @@ function hasSmaller(ready: ReadyTileData, z: number, x: number, y: number, minSi
 
 /**
  * Renders and writes the archive of every source of a dataset that has one under the policy
- * (tile-index/<source>.tiles next to the store). Returns the number of tiles written.
+ * (tile-index/<source>.tiles next to the store file). Returns the number of tiles written: 0
+ * for a store without a file (PostgreSQL, in-memory), whose servers cut those tiles on request.
  */
-export function saveTileArchives(
+export async function saveTileArchives(
   store: Store,
   datasetId: string,
   ready: ReadyTileData,
   limits: TileLimits,
   onProgress?: ArchiveProgress,
-): number {
-  if (!store.location || store.info(datasetId).version !== ready.data.version) return 0
+): Promise<number> {
+  const location = store.location
+  if (!location) return 0
+  const info = await store.info(datasetId)
+  if (info.version !== ready.data.version) return 0
   let written = 0
   for (const source of store.catalog.sources) {
     if (source.dataset !== datasetId) continue
-    const file = tileArchivePath(store.location, source.id)
-    const maxZoom = archiveMaxZoom(source, store.info(datasetId).count)
+    const file = tileArchivePath(location, source.id)
+    const maxZoom = archiveMaxZoom(source, info.count)
     if (maxZoom === null) {
       fs.rmSync(file, { force: true })
       continue
     }
-    const tiles = renderArchive(store, source, ready, limits, onProgress)
-    writeTileArchive(file, source.id, archiveStamp(store, source, limits), maxZoom, tiles)
+    const tiles = await renderArchive(store, source, ready, limits, onProgress)
+    writeTileArchive(file, source.id, stampOf(store, source, limits, info), maxZoom, tiles)
     written += tiles.length
   }
   return written

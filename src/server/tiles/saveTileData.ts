@@ -9,20 +9,21 @@ import { tileDataPath, writeTileData } from './tileDataFile'
  * renders the tile archives of its small sources (tile-index/<source>.tiles, see tilePolicy), so
  * the server's next start reads them instead of building them — for the import/seed CLIs to call
  * right after `replaceDataset` (1,000,000 buildings: ~5–8 s). Returns the file and the number of
- * archived tiles, or null for an in-memory store.
+ * archived tiles, or null for a store without a file (in-memory, PostgreSQL: servers build in process).
  */
-export function saveTileData(
+export async function saveTileData(
   store: Store,
   datasetId: string,
   onProgress?: ArchiveProgress,
-): { file: string; archived: number } | null {
+): Promise<{ file: string; archived: number } | null> {
   const dataset = store.dataset(datasetId)
-  if (!store.location || !dataset) return null
-  const rows = store.tileRows(datasetId)
+  const location = store.location
+  if (!location || !dataset) return null
+  const rows = await store.tileRows(datasetId)
   const data = buildTileData(dataset, rows)
-  const file = tileDataPath(store.location, datasetId)
+  const file = tileDataPath(location, datasetId)
   writeTileData(file, data, { version: rows.version, count: rows.count, bbox: rows.bbox })
   const ready = { data, index: spatialIndex(data) }
-  const archived = saveTileArchives(store, datasetId, ready, serverSettings().tiles, onProgress)
+  const archived = await saveTileArchives(store, datasetId, ready, serverSettings().tiles, onProgress)
   return { file, archived }
 }

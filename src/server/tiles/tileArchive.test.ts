@@ -75,7 +75,7 @@ function lines(n: number, seed: number) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-archive-'))
 const store = openStore(dir, catalog)
 store.replaceDataset('feeders', lines(300, 7))
-const saved = saveTileData(store, 'feeders')
+const saved = await saveTileData(store, 'feeders')
 store.replaceDataset(
   'burns',
   Array.from({ length: 60 }, (_, i) => {
@@ -91,7 +91,7 @@ store.replaceDataset(
     return { geometry: { type: 'Polygon' as const, coordinates: [ring] }, properties: { acres: 10 + i } }
   }),
 )
-saveTileData(store, 'burns')
+await saveTileData(store, 'burns')
 afterAll(() => {
   store.close()
   fs.rmSync(dir, { recursive: true, force: true })
@@ -104,7 +104,7 @@ function ready(dataset: DatasetDef = d) {
 
 async function archiveOf(source: VectorSourceDef) {
   const file = tileArchivePath(store.location as string, source.id)
-  const a = await readTileArchive(file, archiveStamp(store, source, limits))
+  const a = await readTileArchive(file, await archiveStamp(store, source, limits))
   if (!a) throw new Error(`no archive for ${source.id}`)
   return a
 }
@@ -139,7 +139,7 @@ describe('tile archive (pre-rendered small sources)', () => {
       let compared = 0
       for (const t of a.tiles) {
         if (t.features === 0) continue
-        const cut = buildTile(store, source, t.z, t.x, t.y, limits, 1, r)
+        const cut = await buildTile(store, source, t.z, t.x, t.y, limits, 1, r)
         expect(t.features, `${source.id} ${t.z}/${t.x}/${t.y}`).toBe(cut.features)
         expect(Buffer.from(zlib.gunzipSync(t.gz))).toEqual(Buffer.from(cut.pbf))
         compared++
@@ -150,7 +150,7 @@ describe('tile archive (pre-rendered small sources)', () => {
         for (const [tz, x, y] of tilesOver(z)) {
           if (held.has(tileKey(tz, x, y))) continue
           expect(
-            buildTile(store, source, tz, x, y, limits, 1, r).features,
+            (await buildTile(store, source, tz, x, y, limits, 1, r)).features,
             `${source.id} ${tz}/${x}/${y}`,
           ).toBe(0)
         }
@@ -206,18 +206,18 @@ describe('tile archive (pre-rendered small sources)', () => {
     } finally {
       await app.close()
       store.replaceDataset('feeders', lines(300, 7))
-      saveTileData(store, 'feeders')
+      await saveTileData(store, 'feeders')
     }
   })
 
   it('is refused when stale (other data or other content rules) or unreadable', async () => {
     const file = tileArchivePath(store.location as string, full.id)
-    const stamp = archiveStamp(store, full, limits)
+    const stamp = await archiveStamp(store, full, limits)
     expect(await readTileArchive(file, stamp)).not.toBeNull()
     expect(await readTileArchive(file, { ...stamp, version: stamp.version + 1 })).toBeNull()
     expect(await readTileArchive(file, { ...stamp, content: `${stamp.content} ` })).toBeNull()
     expect(
-      await readTileArchive(file, archiveStamp(store, full, { ...limits, maxGzipBytes: 1000 })),
+      await readTileArchive(file, await archiveStamp(store, full, { ...limits, maxGzipBytes: 1000 })),
     ).toBeNull()
     const bad = path.join(dir, 'tile-index', 'bad.tiles')
     fs.writeFileSync(bad, 'garbage')

@@ -21,7 +21,7 @@ try {
   let archived = 0
   if (dataset) {
     const data = db.transaction(() => buildTileData(dataset, store.tileRows(datasetId)))()
-    archived = saveTileArchives(store, datasetId, { data, index: spatialIndex(data) }, limits)
+    archived = await saveTileArchives(store, datasetId, { data, index: spatialIndex(data) }, limits)
   }
   parentPort?.postMessage({ archived })
 } finally {

@@ -50,7 +50,8 @@ export class TileArchives {
 
   /**
    * Reads the archives of a dataset's sources that match the data stored now. Answers the sources
-   * whose archive is missing or stale (for the caller to render in the background).
+   * whose archive is missing or stale (for the caller to render in the background); none for a
+   * store without a file (PostgreSQL): its servers cut every tile on request.
    */
   async load(datasetId: string): Promise<string[]> {
     const missing: string[] = []
@@ -58,8 +59,8 @@ export class TileArchives {
     if (!location) return missing
     for (const source of this.store.catalog.sources) {
       if (source.dataset !== datasetId) continue
-      if (archiveMaxZoom(source, this.store.info(datasetId).count) === null) continue
-      const stamp = archiveStamp(this.store, source, this.limits)
+      if (archiveMaxZoom(source, (await this.store.info(datasetId)).count) === null) continue
+      const stamp = await archiveStamp(this.store, source, this.limits)
       const have = this.bySource.get(source.id)
       if (have && have.stamp.version === stamp.version && have.stamp.content === stamp.content) continue
       const read = await readTileArchive(tileArchivePath(location, source.id), stamp)

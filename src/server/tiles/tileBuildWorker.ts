@@ -45,11 +45,15 @@ function reply(id: number, t: BuiltTile): void {
   parentPort?.postMessage({ id, pbf: t.pbf, gz, features: t.features, mode: t.mode }, transfer)
 }
 
-function fromStore(m: Extract<Message, { type: 'store' }>): BuiltTile {
+async function fromStore(m: Extract<Message, { type: 'store' }>): Promise<BuiltTile> {
   const source = catalog.sources.find((s) => s.id === m.source)
   if (!file || !source) throw new Error(`no store or source ${m.source}`)
   store ??= new SqliteStore(new Database(file, { readonly: true, fileMustExist: true }), catalog)
   return buildTile(store, source, m.z, m.x, m.y, m.limits, m.scale, null)
+}
+
+function fail(id: number, e: unknown): void {
+  parentPort?.postMessage({ id, error: e instanceof Error ? e.message : String(e) })
 }
 
 parentPort?.on('message', (m: Message) => {
@@ -57,8 +61,13 @@ parentPort?.on('message', (m: Message) => {
     datasets.set(m.data.dataset, { data: m.data, index: spatialIndex(m.data) })
     return
   }
+  if (m.type === 'store') {
+    fromStore(m)
+      .then((t) => reply(m.id, t))
+      .catch((e: unknown) => fail(m.id, e))
+    return
+  }
   try {
-    if (m.type === 'store') return reply(m.id, fromStore(m))
     const d = datasets.get(m.dataset)
     if (!d || d.data.version !== m.version) {
       parentPort?.postMessage({ id: m.id, error: 'not-ready' })
@@ -66,6 +75,6 @@ parentPort?.on('message', (m: Message) => {
     }
     reply(m.id, encodeSlice(d.data, d.index, m.dataset, m.z, m.x, m.y, m.plan, m.pick))
   } catch (e) {
-    parentPort?.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) })
+    fail(m.id, e)
   }
 })

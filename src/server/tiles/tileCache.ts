@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { VectorSourceDef } from '../store/catalog'
-import type { Store } from '../store/Store'
+import type { DatasetInfo, Store } from '../store/Store'
 import { buildTile, tilePlan, type BuiltTile, type TileLimits } from './buildTile'
 import { encodeSlice, pickTile, pickVertices } from './encodeSlice'
 import type { PooledTile } from './tilePool'
@@ -55,26 +55,27 @@ export class TileCache {
     this.indexes = tileIndexesOf(store)
   }
 
-  get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
-    const version = this.store.info(source.dataset).version
-    const archived = this.indexes.archives.get(source.id, version, this.contentKey(source, version), z, x, y)
-    if (archived) return Promise.resolve(archived)
+  async get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
+    const info = await this.store.info(source.dataset)
+    const version = info.version
+    const archived = this.indexes.archives.get(source.id, version, this.contentKey(source, info), z, x, y)
+    if (archived) return archived
     const key = `${source.id}@${version}/${z}/${x}/${y}`
     const hit = this.lru.get(key)
-    if (hit) return Promise.resolve(hit)
+    if (hit) return hit
     const inFlight = this.pending.get(key)
     if (inFlight) return inFlight
     this.cuts += 1
-    const job = this.build(source, z, x, y, key).finally(() => this.pending.delete(key))
+    const job = this.build(source, info.count, z, x, y, key).finally(() => this.pending.delete(key))
     this.pending.set(key, job)
     return job
   }
 
-  private contentKey(source: VectorSourceDef, version: number): string {
-    const at = `${source.id}@${version}`
+  private contentKey(source: VectorSourceDef, info: DatasetInfo): string {
+    const at = `${source.id}@${info.version}`
     let k = this.contentKeys.get(at)
     if (k === undefined) {
-      k = archiveContentKey(this.store, source, this.options)
+      k = archiveContentKey(this.store, source, this.options, info.count)
       this.contentKeys.set(at, k)
     }
     return k
@@ -82,6 +83,7 @@ export class TileCache {
 
   private async build(
     source: VectorSourceDef,
+    count: number,
     z: number,
     x: number,
     y: number,
@@ -90,8 +92,8 @@ export class TileCache {
     let scale = 1
     for (;;) {
       const ready =
-        this.indexes.get(source.dataset) ?? (await this.indexes.wait(source.dataset, LOAD_WAIT_MS))
-      const plan = tilePlan(this.store, source, z, this.options, scale)
+        (await this.indexes.get(source.dataset)) ?? (await this.indexes.wait(source.dataset, LOAD_WAIT_MS))
+      const plan = tilePlan(this.store, source, count, z, this.options, scale)
       let tile: BuiltTile
       let pooled: PooledTile | null = null
       if (ready && !plan.aggregate) {
@@ -112,10 +114,11 @@ export class TileCache {
           tile = pooled ?? encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
         }
       } else {
-        // Aggregated cells, or features read from the store: a worker's own read-only connection.
-        const pool = this.indexes.pool
+        // Aggregated cells, or features read from the store: a worker's own read-only connection
+        // to the store file; without one (PostgreSQL) this process asks the store.
+        const pool = this.store.location ? this.indexes.pool : null
         pooled = pool ? await pool.runStore(source.id, z, x, y, this.options, scale) : null
-        tile = pooled ?? buildTile(this.store, source, z, x, y, this.options, scale, ready)
+        tile = pooled ?? (await buildTile(this.store, source, z, x, y, this.options, scale, ready))
       }
       if (tile.features === 0) {
         const empty: ServedTile = {

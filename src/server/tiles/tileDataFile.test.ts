@@ -101,7 +101,7 @@ describe('saveTileData', () => {
           properties: { kind: 'a', height: 2 },
         },
       ])
-      const saved = saveTileData(store, 'things')
+      const saved = await saveTileData(store, 'things')
       expect(saved?.file).toBe(tileDataPath(path.join(dir, 'emberline.sqlite'), 'things'))
       const back = await readTileData(saved?.file as string, store.info('things'))
       expect(back?.n).toBe(1)

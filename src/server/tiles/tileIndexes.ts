@@ -19,16 +19,20 @@ export interface TileIndexesOptions {
 }
 
 /**
- * The in-memory tile data of every dataset, one version each. `get` never blocks in worker mode:
- * it answers null while the dataset's data loads or builds (the caller then waits briefly for a
- * load, or uses the store's own query), and starts one when the stored version changed (an
- * import). A worker build also writes the data next to the store (tile-index/<dataset>.bin), so
- * later starts only read that file. Builds run one at a time.
+ * The in-memory tile data of every dataset, one version each. `get` never waits for a build in
+ * background mode (after `warm`): it answers null while the dataset's data loads or builds (the
+ * caller then waits briefly for a load, or uses the store's own query), and starts one when the
+ * stored version changed (an import). With a store file (SQLite) a worker thread builds and also
+ * writes the data next to the store (tile-index/<dataset>.bin), so later starts only read that
+ * file; without one (PostgreSQL) the data is built in process from `await store.tileRows(id)`.
+ * Builds run one at a time; concurrent asks for one dataset share one build.
  */
 export class TileIndexes {
   private readonly ready = new Map<string, ReadyTileData>()
   private readonly building = new Map<string, { version: number; done: Promise<void> }>()
   private readonly loading = new Map<string, Promise<boolean>>()
+  /** In-process builds under way, by dataset (one per dataset and version). */
+  private readonly inline = new Map<string, { version: number; done: Promise<ReadyTileData> }>()
   /** Worker threads building tiles from shared tile data (started by `warm`). */
   pool: TilePool | null = null
   private queue: Promise<void> = Promise.resolve()
@@ -45,15 +49,15 @@ export class TileIndexes {
     this.archives = new TileArchives(store, serverSettings().tiles)
   }
 
-  get(datasetId: string): ReadyTileData | null {
-    const version = this.store.info(datasetId).version
+  async get(datasetId: string): Promise<ReadyTileData | null> {
+    const { version } = await this.store.info(datasetId)
     const have = this.ready.get(datasetId)
     if (have && have.data.version === version) return have
-    if (this.useWorker()) {
+    if (this.background()) {
       void this.start(datasetId, version)
       return null
     }
-    return this.buildInline(datasetId)
+    return this.buildInline(datasetId, version)
   }
 
   /**
@@ -66,11 +70,19 @@ export class TileIndexes {
       this.pool = new TilePool({ file: this.store.location, catalog: this.store.catalog })
       for (const [id, r] of this.ready) this.ready.set(id, this.accept(r.data))
     }
-    await Promise.all(this.store.catalog.datasets.map((d) => this.start(d.id, this.store.info(d.id).version)))
+    await Promise.all(
+      this.store.catalog.datasets.map(async (d) => this.start(d.id, (await this.store.info(d.id)).version)),
+    )
   }
 
+  /** Builds in a worker thread over the store file (SQLite with a file, worker mode, workers working). */
   private useWorker(): boolean {
     return this.options.build === 'worker' && !this.workerFailed && this.store.location !== null
+  }
+
+  /** `get` starts builds in the background: worker mode, in threads or (no store file) in process. */
+  private background(): boolean {
+    return this.useWorker() || (this.options.build === 'worker' && this.store.location === null)
   }
 
   /**
@@ -85,7 +97,7 @@ export class TileIndexes {
     await Promise.race([loading, new Promise((r) => (timer = setTimeout(r, ms)))])
     clearTimeout(timer)
     const have = this.ready.get(datasetId)
-    return have && have.data.version === this.store.info(datasetId).version ? have : null
+    return have && have.data.version === (await this.store.info(datasetId)).version ? have : null
   }
 
   private start(datasetId: string, version: number): Promise<void> {
@@ -103,7 +115,7 @@ export class TileIndexes {
         const build = this.queue
           .then(async () => {
             if (this.useWorker()) await this.buildInWorker(dataset)
-            else this.buildInline(datasetId)
+            else await this.buildInline(datasetId, version)
           })
           .catch(() => undefined)
         this.queue = build
@@ -123,7 +135,7 @@ export class TileIndexes {
    */
   private async loadArchives(datasetId: string): Promise<void> {
     const missing = await this.archives.load(datasetId)
-    const version = this.store.info(datasetId).version
+    const { version } = await this.store.info(datasetId)
     const key = `${datasetId}@${version}`
     if (missing.length === 0 || !this.useWorker() || this.rendering.has(key)) return
     this.rendering.add(key)
@@ -153,9 +165,9 @@ export class TileIndexes {
     try {
       const file = this.store.location ? tileDataPath(this.store.location, dataset.id) : null
       if (!file || !this.useWorker()) return false
-      const info = this.store.info(dataset.id)
+      const info = await this.store.info(dataset.id)
       const data = await readTileData(file, info, this.pool !== null)
-      if (!data || data.version !== this.store.info(dataset.id).version) return false
+      if (!data || data.version !== (await this.store.info(dataset.id)).version) return false
       this.accept(data)
       return true
     } finally {
@@ -163,9 +175,17 @@ export class TileIndexes {
     }
   }
 
-  private buildInline(datasetId: string): ReadyTileData {
+  /** Builds in process from the store's rows; asks for one dataset and version share the build. */
+  private buildInline(datasetId: string, version: number): Promise<ReadyTileData> {
+    const running = this.inline.get(datasetId)
+    if (running && running.version === version) return running.done
     const dataset = this.store.dataset(datasetId) as DatasetDef
-    return this.accept(buildTileData(dataset, this.store.tileRows(datasetId)))
+    const done = (async () =>
+      this.accept(buildTileData(dataset, await this.store.tileRows(datasetId))))().finally(() => {
+      if (this.inline.get(datasetId)?.done === done) this.inline.delete(datasetId)
+    })
+    this.inline.set(datasetId, { version, done })
+    return done
   }
 
   private buildInWorker(dataset: DatasetDef): Promise<void> {
@@ -180,12 +200,10 @@ export class TileIndexes {
       })
       worker.once('error', (err) => {
         this.workerFailed = true
-        try {
-          this.buildInline(dataset.id)
-          resolve()
-        } catch (e) {
-          reject(e instanceof Error ? e : err)
-        }
+        this.buildInline(dataset.id, -1).then(
+          () => resolve(),
+          (e: unknown) => reject(e instanceof Error ? e : err),
+        )
       })
       worker.once('exit', (code) => {
         if (!got && code !== 0) reject(new Error(`tile index worker exited with ${code}`))

@@ -51,7 +51,7 @@ describe('TilePool', () => {
   it('builds from the store (own read-only connection) what the main thread builds from it', async () => {
     const source = catalog.sources[0]
     if (!source) throw new Error('no source')
-    const inline = buildTile(store, source, 8, 52, 101, limits, 1, null)
+    const inline = await buildTile(store, source, 8, 52, 101, limits, 1, null)
     const pooled = await pool.runStore(source.id, 8, 52, 101, limits, 1)
     expect(inline.features).toBeGreaterThan(10)
     expect(pooled?.features).toBe(inline.features)
