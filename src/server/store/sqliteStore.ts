@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
@@ -40,6 +41,8 @@ export class SqliteStore implements AppStore {
   private infoStatement: Database.Statement | null = null
   /** info() answers, each kept INFO_TTL_MS: every tile request asks for its dataset's version. */
   private readonly infoCache = new Map<string, { at: number; info: DatasetInfo }>()
+  /** Marks the async context of this store's open transaction (see transaction()). */
+  private readonly txScope = new AsyncLocalStorage<SqliteStore>()
 
   constructor(
     /** The SQLite handle, for other areas' query modules under src/server/store/. */
@@ -92,8 +95,26 @@ export class SqliteStore implements AppStore {
     return datasetFreshness(this.db, def)
   }
 
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)()
+  /**
+   * One write transaction around `fn` (see FeatureStore.transaction). better-sqlite3 cannot run an
+   * async function in `db.transaction()`, so this begins and ends it itself: the store's own
+   * nested `db.transaction()` calls become savepoints inside it. A call from inside `fn` joins
+   * it; a transaction begun by any other code while it is open is refused rather than merged.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.txScope.getStore() === this) return fn()
+    if (this.db.inTransaction) throw new Error('the feature store is inside another transaction')
+    this.db.exec('BEGIN')
+    try {
+      const out = await this.txScope.run(this, fn)
+      this.db.exec('COMMIT')
+      return out
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK')
+      // What was read inside the transaction (infos, records indexes) may describe rolled-back rows.
+      for (const d of this.catalog.datasets) this.datasetReplaced(d.id)
+      throw err
+    }
   }
 
   dataset(id: string): DatasetDef | undefined {
