@@ -2,8 +2,11 @@ import pg from 'pg'
 import { ADVISORY_LOCK_SPACE } from '../store/pg/pgDatabase'
 import { LeaderTasks, type LeaderTask, type Leadership } from './leadership'
 
-/** Second key of the scheduled-work lock: (ADVISORY_LOCK_SPACE, 2). Key 1 is the migrations'. */
-export const SCHEDULER_LOCK = 2
+/**
+ * Second key of the scheduled-work lock: (ADVISORY_LOCK_SPACE, 1001). Taken keys: 1 migrations, 2
+ * the store's table setup, hashtext('dataset:<id>') imports, 1001-1002 the cluster (startLock.ts).
+ */
+export const SCHEDULER_LOCK = 1001
 
 export interface AdvisoryLeaderOptions {
   /** DATABASE_URL. */
