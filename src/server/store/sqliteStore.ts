@@ -231,7 +231,9 @@ export class SqliteStore implements AppStore {
       )
       .raw()
       .all(box[0], box[2], box[1], box[3], minSize > 0 ? minSize : -1) as [number, number][]
-    const hit = { ids: largest(hits, Math.floor(limit)), matched: hits.length }
+    // `largest` truncates `hits`: count the matches first.
+    const matched = hits.length
+    const hit = { ids: largest(hits, Math.floor(limit)), matched }
     if (hit.ids.length === 0) return { features: [], matched: hit.matched }
     const cols = d.fields.map((f) => fieldColumn(f.name))
     const rows = this.db
