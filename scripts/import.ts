@@ -1,6 +1,8 @@
 // npm run import -- <dataset> <file.geojson|file.ndjson|file.csv> [--config <dir>] [--data-dir <dir>] [--inline]
 // Replaces a dataset's features in one transaction: a bad file leaves the previous data intact.
 // A worker thread reads, parses and encodes the file while this thread inserts (--inline: one thread).
+// STORE=postgres with DATABASE_URL loads into the shared database with COPY; every server hears
+// of it at the commit (NOTIFY emberline_dataset) and serves the new data.
 import fs from 'node:fs'
 import path from 'node:path'
 import { progressBar } from '../src/server/progressBar'
@@ -9,7 +11,7 @@ import { encodedRowsInWorker } from '../src/server/store/encodedRowsInWorker'
 import { loadCatalog } from '../src/server/store/loadCatalog'
 import { readFeatures } from '../src/server/store/readFeatures'
 import { importEncodedRows } from '../src/server/store/openStoreFile'
-import { openStore } from '../src/server/store/sqliteStore'
+import { openAppStoreOrExit } from '../src/server/store/openAppStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'
 
 const argv = process.argv.slice(2)
@@ -40,36 +42,44 @@ if (!fs.existsSync(file)) {
   process.exit(2)
 }
 
-/** Parsing, encoding, cells and column index in a worker thread; inserts here, one transaction. */
-function importInWorker(d: DatasetDef): number {
-  const aggZooms = store.aggregateZooms(d.id)
+/**
+ * Parsing, encoding, cells and column index in a worker thread; inserts here, one transaction
+ * (PostgreSQL: COPY into a staging table swapped in at the commit).
+ */
+function importInWorker(d: DatasetDef): Promise<number> | number {
+  const aggZooms = opened.store.aggregateZooms(d.id)
   const indexFields = [...filterableFields(catalog, d.id).values()]
   const source = encodedRowsInWorker(path.resolve(file as string), d, { aggZooms, indexFields })
-  return importEncodedRows(store, d, source.rows, {
+  const options = {
     aggZooms,
     indexFields,
-    onProgress: (done) => bar.update(`importing ${d.id}`, done),
+    onProgress: (done: number) => bar.update(`importing ${d.id}`, done),
     precomputed: source.precomputed,
-  })
+  }
+  return opened.kind === 'postgres'
+    ? opened.store.importEncodedRows(d, source.rows, options)
+    : importEncodedRows(opened.store, d, source.rows, options)
 }
 
 const t0 = performance.now()
-const store = openStore(dataDir, catalog)
+const opened = await openAppStoreOrExit(process.env, catalog, { dataDir: options.get('data-dir') })
+const store = opened.store
+const where = opened.kind === 'postgres' ? opened.where : dataDir
 const bar = progressBar()
 try {
   const onProgress = (done: number): void => bar.update(`importing ${datasetId}`, done)
   const d = store.dataset(datasetId) as DatasetDef
   const n = options.has('inline')
-    ? store.replaceDataset(datasetId, readFeatures(file), onProgress)
-    : importInWorker(d)
+    ? await store.replaceDataset(datasetId, readFeatures(file), onProgress)
+    : await importInWorker(d)
   bar.stop()
   console.log(
-    `imported ${n} features into ${datasetId} (${dataDir}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `imported ${n} features into ${datasetId} (${where}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   )
   // The server's next start reads the tile data (and small sources' pre-rendered tiles) instead
   // of building them after listen.
   const t1 = performance.now()
-  const saved = saveTileData(store, datasetId, bar.update)
+  const saved = await saveTileData(store, datasetId, bar.update)
   bar.stop()
   if (saved)
     console.log(
@@ -82,5 +92,5 @@ try {
   )
   process.exitCode = 1
 } finally {
-  store.close()
+  await store.close()
 }

@@ -6,9 +6,13 @@ import { ensureFirstMember } from './identity'
 import { progressBar } from './progressBar'
 import { isSeeded, seedDemo } from '../demo'
 import { loadCatalog } from './store/loadCatalog'
+import { loadFeedsConfig } from './feeds/loadFeedsConfig'
 import { defaultCatalog } from './store/catalog'
-import { openStore } from './store/sqliteStore'
+import { openAppStoreOrExit } from './store/openAppStore'
 import { tileIndexesOf } from './tiles/tileIndexes'
+import { ClusterNode } from './cluster/clusterNode'
+import { refreshDataset } from './cluster/refreshDataset'
+import { withStartLock } from './cluster/startLock'
 
 const env = process.env
 const port = Number(env.PORT ?? 8080)
@@ -16,6 +20,7 @@ const host = env.HOST ?? '127.0.0.1'
 const dataDir = path.resolve(env.DATA_DIR ?? './var')
 const demo = !/^(0|false|off|no)$/i.test(env.DEMO ?? 'on')
 const catalog = env.CONFIG_DIR ? loadCatalog(path.resolve(env.CONFIG_DIR)) : defaultCatalog()
+const feedsConfig = env.CONFIG_DIR ? loadFeedsConfig(path.resolve(env.CONFIG_DIR)) : null
 
 const started = performance.now()
 // Reset links must not be built from a client's Host header: off loopback, the bundled identity
@@ -38,15 +43,49 @@ if (problem) {
   process.stderr.write(`emberline: ${problem}\n`)
   process.exit(1)
 }
-const store = openStore(dataDir, catalog)
-await ensureFirstMember(store, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
-if (demo && !isSeeded(store) && store.isEmpty() && env.SEED !== 'off') {
-  const bar = progressBar()
-  const buildings = env.SEED_BUILDINGS ? Number(env.SEED_BUILDINGS) : undefined
-  process.stderr.write(`Seeding New Mexico demo data into ${dataDir} …\n`)
-  seedDemo(store, { buildings, progress: bar.update })
-  bar.stop()
+// STORE=sqlite (default: DATA_DIR) or STORE=postgres (DATABASE_URL; DATA_DIR then holds only local
+// scratch such as the outbox). A wrong setting or an unreachable database: one line, exit 1.
+const opened = await openAppStoreOrExit(env, catalog, { dataDir })
+const store = opened.store
+const pgUrl = opened.kind === 'postgres' ? opened.settings.url : null
+// GET /api/ready asks the database (a pool connection) on every probe.
+const databaseProbe = opened.kind === 'postgres' ? () => opened.store.db.query('SELECT 1') : undefined
+const firstStart = async (): Promise<void> => {
+  await ensureFirstMember(store, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
+  if (demo && !(await isSeeded(store)) && (await store.isEmpty()) && env.SEED !== 'off') {
+    const bar = progressBar()
+    const buildings = env.SEED_BUILDINGS ? Number(env.SEED_BUILDINGS) : undefined
+    process.stderr.write(
+      `Seeding New Mexico demo data into ${opened.kind === 'postgres' ? opened.where : dataDir} …\n`,
+    )
+    await seedDemo(store, { buildings, progress: bar.update })
+    bar.stop()
+  }
 }
+// Servers starting together on an empty database create the first member and seed once.
+if (pgUrl) await withStartLock(pgUrl, firstStart)
+else await firstStart()
+
+// PostgreSQL: this server's membership of the cluster — the scheduled-work leadership (advisory
+// lock) and the dataset change channel (LISTEN emberline_dataset), each on its own connection.
+const leaderRetrySeconds = Number(env.EMBERLINE_LEADER_RETRY_SECONDS ?? 5)
+const cluster = pgUrl
+  ? new ClusterNode({
+      url: pgUrl,
+      store,
+      refresh: (id, version) => refreshDataset(app, id, version),
+      warn: (message, err) => app.log.warn({ err }, message),
+      leaderRetryMs:
+        Number.isFinite(leaderRetrySeconds) && leaderRetrySeconds > 0 ? leaderRetrySeconds * 1000 : 5000,
+      onLeaderChange: (leader) =>
+        app.log.info(
+          { leader },
+          leader
+            ? 'leading the scheduled work (feed polling, alert evaluation, delivery)'
+            : 'no longer leading the scheduled work',
+        ),
+    })
+  : null
 
 const app = await buildApp({
   dataDir,
@@ -66,31 +105,47 @@ const app = await buildApp({
     ...(env.EMBERLINE_CSP_CONNECT_SRC ?? '').split(/\s+/).filter(Boolean),
   ],
   staticDir: env.STATIC_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
-  // Live public feeds (config/feeds.yaml) on their schedule; off by default: the demo stays synthetic.
-  feeds: /^(1|true|on|yes)$/i.test(env.FEEDS ?? ''),
+  // Live public feeds (config/feeds.yaml, or CONFIG_DIR/feeds.yaml) on their schedule; off by
+  // default: the demo stays synthetic.
+  feeds: /^(1|true|on|yes)$/i.test(env.FEEDS ?? '') ? (feedsConfig ? { config: feedsConfig } : true) : false,
+  cluster: cluster ? { leader: cluster.leader, probe: databaseProbe } : undefined,
 })
-app.addHook('onClose', async () => store.close())
 
+// Graceful shutdown: GET /api/ready answers 503 at once; after EMBERLINE_DRAIN_SECONDS (time for
+// the load balancer to notice) the listener closes and in-flight requests finish (app.close()),
+// then the dataset channel, the leadership (its lock released) and the store's pool close.
+const drainSeconds = Math.max(0, Number(env.EMBERLINE_DRAIN_SECONDS ?? 0) || 0)
 let closing = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return
     closing = true
-    app.log.info({ signal }, 'shutting down')
-    const force = setTimeout(() => process.exit(1), 10_000)
+    app.readiness.drain()
+    app.log.info({ signal, drainSeconds }, 'draining: not ready, finishing requests')
+    const force = setTimeout(() => process.exit(1), (drainSeconds + 10) * 1000)
     force.unref()
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error(err)
-        process.exit(1)
-      },
-    )
+    new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000))
+      .then(() => app.close())
+      .then(() => cluster?.close())
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error(err)
+          process.exit(1)
+        },
+      )
   })
 }
 
+// Notices from now on are heard; versions changed before are in the baseline.
+await cluster?.listen()
 await app.listen({ port, host })
-app.log.info({ dataDir, demo, startupMs: Math.round(performance.now() - started) }, 'emberline ready')
+await cluster?.leader.start()
+app.log.info(
+  { store: opened.kind, dataDir, demo, startupMs: Math.round(performance.now() - started) },
+  'emberline ready',
+)
 // Build the tile indexes in a worker thread (tiles are served from the store meanwhile), and
 // the records indexes now rather than on the first requests.
 const warmStart = performance.now()
@@ -100,4 +155,6 @@ tileIndexesOf(store)
     () => app.log.info({ ms: Math.round(performance.now() - warmStart) }, 'tile indexes ready'),
     (err: unknown) => app.log.error(err, 'tile index build failed (tiles are served from the store)'),
   )
-setImmediate(() => store.warm())
+setImmediate(() => {
+  Promise.resolve(store.warm()).catch((err: unknown) => app.log.error(err, 'records index warm-up failed'))
+})
