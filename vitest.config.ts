@@ -13,6 +13,7 @@ export default defineConfig({
             'tests/api/**/*.test.ts',
             'tests/config/**/*.test.ts',
             'tests/lint/**/*.test.ts',
+            'tests/cluster/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 30000,
