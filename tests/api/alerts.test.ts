@@ -166,9 +166,9 @@ describe('/api/alerts', () => {
     expect((await list('?acknowledged=false')).alerts.some((a) => a.id === alert.id)).toBe(false)
     expect((await list('', bob)).alerts.find((a) => a.id === alert.id)).toMatchObject({ acknowledged: false })
 
-    const audit = createIdentityStore(t.store.accounts)
-      .auditLog()
-      .filter((e) => e.event === 'alert.acknowledged' && e.subject === alert.id)
+    const audit = (await createIdentityStore(t.store.accounts).auditLog()).filter(
+      (e) => e.event === 'alert.acknowledged' && e.subject === alert.id,
+    )
     expect(audit).toHaveLength(1)
     expect(audit[0]?.memberId).toBe('member-ann')
 

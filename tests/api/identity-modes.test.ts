@@ -34,7 +34,7 @@ describe('edge paths of the bundled provider', () => {
     })
 
   it('sends no code to a member with no phone until one is named for enrolment', async () => {
-    t.ctx.members.updateMember(t.memberId, { phone: null }, t.clock.now)
+    await t.ctx.members.updateMember(t.memberId, { phone: null }, t.clock.now)
     const res = await login()
     expect(res.statusCode).toBe(200)
     const data = (res.json() as { data: { intermediate_session_token: string; member_session: null } }).data

@@ -175,7 +175,7 @@ describe('lockout', () => {
       password: TEST_PASSWORD,
     })
     expect(after.statusCode).toBe(200)
-    expect(t.ctx.members.auditLog().some((e) => e.event === 'throttle.locked')).toBe(true)
+    expect((await t.ctx.members.auditLog()).some((e) => e.event === 'throttle.locked')).toBe(true)
   })
 
   it('counts parallel guesses before checking them, so a burst cannot outrun the lockout', async () => {

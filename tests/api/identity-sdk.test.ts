@@ -141,7 +141,7 @@ describe('generic answers', () => {
   })
 
   it('refuses a disabled member with the same generic answer', async () => {
-    t.ctx.members.updateMember(t.memberId, { status: 'inactive' }, t.clock.now)
+    await t.ctx.members.updateMember(t.memberId, { status: 'inactive' }, t.clock.now)
     expectStytchError(await login(), 401, 'unauthorized_credentials')
   })
 

@@ -148,7 +148,7 @@ describe('password reset', () => {
     await resetStart({ host: 'evil.example' })
     await settle()
     expect(t.outbox('email')).toHaveLength(0)
-    expect(t.ctx.members.auditLog(5).map((e) => e.event)).toContain('reset.host_refused')
+    expect((await t.ctx.members.auditLog(5)).map((e) => e.event)).toContain('reset.host_refused')
     await resetStart({ host: '127.0.0.1:8080' })
     const [mail] = await t.waitForOutbox('email', 1)
     expect(mail?.link).toMatch(/^http:\/\/127\.0\.0\.1:8080\/login\/Reset\?/)

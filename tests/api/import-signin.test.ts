@@ -136,7 +136,7 @@ describe('a store from before the accounts database', () => {
       )
       old.close()
       const reopened = openStore(dir, defaultCatalog())
-      expect(createIdentityStore(reopened.accounts).memberByEmail('old@emberline.test')).toBeTruthy()
+      expect(await createIdentityStore(reopened.accounts).memberByEmail('old@emberline.test')).toBeTruthy()
       const leftover = reopened.db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'identity_%'")
         .all()
@@ -145,7 +145,7 @@ describe('a store from before the accounts database', () => {
       expect(fs.existsSync(path.join(dir, ACCOUNTS_FILE))).toBe(true)
       // A second open neither loses nor duplicates them.
       const again = openStore(dir, defaultCatalog())
-      expect(createIdentityStore(again.accounts).listMembers()).toHaveLength(1)
+      expect(await createIdentityStore(again.accounts).listMembers()).toHaveLength(1)
       again.close()
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })

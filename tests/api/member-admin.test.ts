@@ -110,7 +110,7 @@ beforeAll(async () => {
     { dataDir },
   )
   const members = createIdentityStore(store.accounts)
-  adminId = members.memberByEmail(admin.email)?.memberId ?? ''
+  adminId = (await members.memberByEmail(admin.email))?.memberId ?? ''
   plainId = (await createMember(members, s, { ...plain, roles: ['stytch_member'] }, Date.now())).memberId
   app = await buildApp({ dataDir, demo: true, store })
 })
@@ -140,7 +140,7 @@ function endpoints(target: string, passwordId: string) {
 describe('who may administer members', () => {
   it('answers 401 to every administration endpoint signed out', async () => {
     const target = adminId
-    const pid = createIdentityStore(store.accounts).memberById(adminId)?.passwordId ?? ''
+    const pid = (await createIdentityStore(store.accounts).memberById(adminId))?.passwordId ?? ''
     for (const e of endpoints(target, pid)) {
       const res =
         e.kind === 'sdk'
@@ -152,8 +152,8 @@ describe('who may administer members', () => {
 
   it('answers 403 to a member without the admin role, and changes nothing', async () => {
     const token = await signIn(plain.email, plain.password)
-    const before = JSON.stringify(createIdentityStore(store.accounts).listMembers())
-    const pid = createIdentityStore(store.accounts).memberById(adminId)?.passwordId ?? ''
+    const before = JSON.stringify(await createIdentityStore(store.accounts).listMembers())
+    const pid = (await createIdentityStore(store.accounts).memberById(adminId))?.passwordId ?? ''
     for (const e of endpoints(adminId, pid)) {
       const res =
         e.kind === 'sdk'
@@ -163,7 +163,7 @@ describe('who may administer members', () => {
       if (e.kind === 'sdk') expect(res.json()).toMatchObject({ error_type: 'unauthorized_action' })
       else expect(res.json()).toMatchObject({ error: 'forbidden' })
     }
-    expect(JSON.stringify(createIdentityStore(store.accounts).listMembers())).toBe(before)
+    expect(JSON.stringify(await createIdentityStore(store.accounts).listMembers())).toBe(before)
     // The member's own session is untouched by the refusals.
     expect((await api('GET', '/api/me', token)).statusCode).toBe(200)
   })
@@ -264,7 +264,7 @@ describe('an administrator', () => {
     expect(res.statusCode, res.body).toBe(200)
     expect(dataOf(res).member).toMatchObject({ is_admin: true })
     expect((await api('GET', '/api/admin/audit', token)).statusCode).toBe(200)
-    const event = audit().find((e) => e.event === 'member.roles_changed')
+    const event = (await audit()).find((e) => e.event === 'member.roles_changed')
     expect(event).toMatchObject({
       actorId: adminId,
       memberId: plainId,
@@ -281,7 +281,7 @@ describe('an administrator', () => {
     expect(demote.statusCode).toBe(409)
     const self = await sdk('DELETE', `/b2b/organizations/members/${adminId}`, adminToken)
     expect(self.statusCode).toBe(409)
-    expect(createIdentityStore(store.accounts).memberById(adminId)?.roles).toContain('stytch_admin')
+    expect((await createIdentityStore(store.accounts).memberById(adminId))?.roles).toContain('stytch_admin')
   })
 
   it('disables a member — every session of theirs refused at once — and enables them again', async () => {
@@ -300,14 +300,14 @@ describe('an administrator', () => {
       password: plain.password,
     })
     expect(login.statusCode).toBe(401)
-    expect(audit().find((e) => e.event === 'member.disabled')).toMatchObject({
+    expect((await audit()).find((e) => e.event === 'member.disabled')).toMatchObject({
       actorId: adminId,
       memberId: plainId,
       detail: { revokedSessions: expect.any(Number) as number },
     })
     const back = await sdk('PUT', `/b2b/organizations/members/${plainId}/reactivate`, adminToken)
     expect(dataOf(back).member).toMatchObject({ status: 'active' })
-    expect(audit().find((e) => e.event === 'member.enabled')).toMatchObject({ actorId: adminId })
+    expect((await audit()).find((e) => e.event === 'member.enabled')).toMatchObject({ actorId: adminId })
     expect(await signIn(plain.email, plain.password)).not.toBe('')
   })
 
@@ -317,7 +317,7 @@ describe('an administrator', () => {
     const res = await sdk('POST', `/b2b/sessions/revoke/${plainId}`, adminToken)
     expect(res.statusCode).toBe(200)
     for (const token of [one, two]) expect((await api('GET', '/api/me', token)).statusCode).toBe(401)
-    const event = audit().find((e) => e.event === 'session.revoked_by_admin')
+    const event = (await audit()).find((e) => e.event === 'session.revoked_by_admin')
     expect(event).toMatchObject({ actorId: adminId, memberId: plainId })
     // These two, and the one the journey before left open.
     expect(event?.detail.revoked).toBeGreaterThanOrEqual(2)
@@ -345,7 +345,9 @@ describe('an administrator', () => {
       password: plain.password,
     })
     expect(reset.statusCode, reset.body).toBe(200)
-    expect(audit().find((e) => e.event === 'member.password_reset')).toMatchObject({ actorId: adminId })
+    expect((await audit()).find((e) => e.event === 'member.password_reset')).toMatchObject({
+      actorId: adminId,
+    })
     expect(await signIn(plain.email, plain.password)).not.toBe('')
   })
 
@@ -357,21 +359,25 @@ describe('an administrator', () => {
     expect((await api('GET', '/api/me', token)).statusCode).toBe(401)
     await signIn(plain.email, plain.password, '+15055550177')
     expect(outbox('sms').at(-1)?.to).toBe('+15055550177')
-    expect(createIdentityStore(store.accounts).memberById(plainId)?.phone).toBe('+15055550177')
+    expect((await createIdentityStore(store.accounts).memberById(plainId))?.phone).toBe('+15055550177')
     // An administrator may also set the phone directly.
     const set = await sdk('PUT', `/b2b/organizations/members/${plainId}`, adminToken, {
       mfa_phone_number: plain.phone,
     })
     expect(dataOf(set).member).toMatchObject({ mfa_phone_number: plain.phone })
-    expect(audit().find((e) => e.event === 'member.phone_changed')).toMatchObject({ actorId: adminId })
+    expect((await audit()).find((e) => e.event === 'member.phone_changed')).toMatchObject({
+      actorId: adminId,
+    })
   })
 
   it('deletes a password by its id (the SDK call)', async () => {
-    const pid = createIdentityStore(store.accounts).memberById(plainId)?.passwordId ?? ''
+    const pid = (await createIdentityStore(store.accounts).memberById(plainId))?.passwordId ?? ''
     const res = await sdk('DELETE', `/b2b/organizations/members/passwords/${pid}`, adminToken)
     expect(res.statusCode, res.body).toBe(200)
     expect(dataOf(res).member).toMatchObject({ member_password_id: '' })
-    expect(audit().find((e) => e.event === 'member.password_deleted')).toMatchObject({ actorId: adminId })
+    expect((await audit()).find((e) => e.event === 'member.password_deleted')).toMatchObject({
+      actorId: adminId,
+    })
     await api('POST', `/api/admin/members/${plainId}/password-reset`, adminToken, {})
     plain.password = 'Ember-line-Field-Passw0rd-3'
     const reset = await sdk('POST', '/b2b/passwords/email/reset', undefined, {
@@ -426,11 +432,11 @@ describe('an administrator', () => {
     expect((await api('GET', '/api/me', token)).json()).toMatchObject({
       member: { email_address: email, phone: '+15055550188' },
     })
-    expect(audit().find((e) => e.event === 'member.invited')).toMatchObject({
+    expect((await audit()).find((e) => e.event === 'member.invited')).toMatchObject({
       actorId: adminId,
       memberId: invited.member_id,
     })
-    expect(audit().find((e) => e.event === 'member.phone_enrolled')).toMatchObject({
+    expect((await audit()).find((e) => e.event === 'member.phone_enrolled')).toMatchObject({
       memberId: invited.member_id,
     })
   })

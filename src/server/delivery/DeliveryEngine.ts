@@ -121,7 +121,10 @@ export class DeliveryEngine {
 
   /** Sends what is due at `at`; ticks run one after another. */
   tick(at = this.o.now()): Promise<void> {
+    // After the observations recorded so far (an evaluation just before a tick is seen by it).
+    const observed = this.observing
     this.running = this.running
+      .then(() => observed)
       .then(async () => {
         if (!this.requeued) {
           this.requeued = true
