@@ -246,8 +246,9 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       count: readonly ThrottleRule[],
       now: number,
     ): Promise<ThrottleOutcome> {
+      // Nothing to count: a read of the locks is the whole attempt.
+      if (count.length === 0) return lockedFor(check, now).then((left) => ({ lockedFor: left, locked: [] }))
       const keys = [...new Set([...check, ...count.map((r) => r.key)])].sort()
-      if (keys.length === 0) return Promise.resolve({ lockedFor: 0, locked: [] })
       return retryConflicts(() =>
         db.tx(async () => {
           const rows = await db.query<ThrottleRow>(
