@@ -7,7 +7,7 @@ import { initialLayerState, LayerAnnouncer, LayerSidebar, LayerStateContext, lay
 import { AttributeTablesProvider, useAttributeTables } from '../tables'
 import { LayersDrawer } from './layout/LayersDrawer'
 import { MapColumn, type MapColumnProps } from './layout/MapColumn'
-import { useAfterFirstCommit } from './layout/useAfterFirstCommit'
+import { useAfterMapDrawn } from './layout/useAfterMapDrawn'
 import { useNarrowScreen } from './layout/useViewport'
 import { MapInstanceContext } from './mapContext'
 import './mapScreen.css'
@@ -70,13 +70,15 @@ export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' 
   )
   const [map, setMap] = useState<LeafletMap | null>(null)
   const demo = useDemoFlag()
-  // the sidebar renders one task after the map, so the first tiles are asked for first; until then
+  // the sidebar renders once the map's first tiles are drawn, so they are asked for and drawn first; until then
   // an empty box of its width keeps the map's size (and so its centre) from changing
-  const sidebarReady = useAfterFirstCommit()
+  const sidebarReady = useAfterMapDrawn()
   const showSidebar = !sidebarExcluded(window.location.pathname)
   const narrow = useNarrowScreen()
   const [drawerOpen, setDrawerOpen] = useState(false)
   const now = useMemo(() => mapClock(demo ?? appConfig.demo.enabled), [demo])
+  // one context value per layer state: a screen re-render alone (the map arriving) re-renders no consumer
+  const layerContext = useMemo(() => ({ state, dispatch }), [state])
   const mapView =
     demo === null ? (
       <Spinner className="el-map-loading" />
@@ -84,7 +86,7 @@ export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' 
       <MapView demo={demo} shared={shared} onMap={setMap} />
     )
   return (
-    <LayerStateContext.Provider value={{ state, dispatch }}>
+    <LayerStateContext.Provider value={layerContext}>
       <MapInstanceContext.Provider value={map}>
         <AttributeTablesProvider>
           <div className={`el-map-screen bp6-dark${narrow ? ' el-map-screen-narrow' : ''}`}>

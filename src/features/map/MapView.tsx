@@ -1,5 +1,5 @@
 import type { Map as LeafletMap } from 'leaflet'
-import { useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { AttributionControl, MapContainer, ScaleControl } from 'react-leaflet'
 import { appConfig } from '../../shared/config'
 import { BasemapLayer } from './basemap/BasemapLayer'
@@ -17,8 +17,11 @@ export interface MapViewProps {
   readonly onMap: (map: LeafletMap | null) => void
 }
 
-/** The Leaflet map: basemap, config layers, popups, zoom/scale/locate controls, share-URL sync. */
-export function MapView({ demo, shared, onMap }: MapViewProps) {
+/**
+ * The Leaflet map: basemap, config layers, popups, zoom/scale/locate controls, share-URL sync. Memoised:
+ * the screen re-renders (the map instance arriving, the sidebar appearing) do not re-render the map.
+ */
+export const MapView = memo(function MapView({ demo, shared, onMap }: MapViewProps) {
   const [registry] = useState(() => new PickRegistry())
   const now = useMemo(() => mapClock(demo), [demo])
   const defaults = demo ? appConfig.map.demo : appConfig.map.live
@@ -43,4 +46,4 @@ export function MapView({ demo, shared, onMap }: MapViewProps) {
       <ShareUrlSync />
     </MapContainer>
   )
-}
+})

@@ -1,7 +1,7 @@
 import type { Map as LeafletMap } from 'leaflet'
 import { useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { DockedPanel } from './DockedPanel'
-import { useAfterFirstCommit } from './useAfterFirstCommit'
+import { useAfterMapDrawn } from './useAfterMapDrawn'
 import { useDockLayout, type DockRequest } from './useDockLayout'
 import { useElementHeight, useElementSize } from './useElementHeight'
 import { useViewportHeight } from './useViewport'
@@ -41,8 +41,8 @@ export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables
     [docked, panel, tables, viewportHeight],
   )
   const slots = useDockLayout(requests, columnHeight, viewportHeight)
-  // the panel's content renders after the map has asked for its first tiles
-  const panelReady = useAfterFirstCommit()
+  // the panel's content renders once the map's first tiles are drawn
+  const panelReady = useAfterMapDrawn()
   const panelContent = panelReady ? panel : null
 
   // The map keeps its exact centre (the default view, a share URL's centre) when its box changes.
@@ -66,7 +66,9 @@ export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables
   return (
     <div className="el-map-column" ref={columnRef}>
       <div className="el-map-holder" ref={holderRef}>
-        {mapView}
+        {/* the map is created once the column is measured and the docked panels hold their place, so its
+            first tiles are asked for at its final size (not for a taller map, then pruned) */}
+        {columnHeight > 0 ? mapView : null}
       </div>
       {panel !== undefined && !docked ? <div className="el-map-panel">{panelContent}</div> : null}
       {docked && panel !== undefined ? dock('el-route-panel', panelTitle, panelContent) : null}

@@ -1,9 +1,10 @@
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { useMap } from 'react-leaflet'
 import { useLayerState } from '../../layers'
-import { layersConfig } from '../../../shared/config'
+import { layersConfig, mapLayerById } from '../../../shared/config'
 import { useServiceTiles } from '../services/useServiceTiles'
 import { drawList } from './drawList'
+import { markMapDrawn } from './firstDraw'
 import { mapClock } from './mapClock'
 import { MapLayerView } from './MapLayerView'
 import { ensurePanes } from './panes'
@@ -17,6 +18,11 @@ export function ConfigLayers({ demo, registry }: { demo: boolean; registry: Pick
   const items = useMemo(() => drawList(state, layersConfig.layers), [state])
   const now = useMemo(() => mapClock(demo), [demo])
   const serviceTiles = useServiceTiles(true)
+  // No tile layer to wait for (every layer off, or only wind particles): the first view is drawn.
+  const drawsTiles = items.some((item) => mapLayerById(item.mapLayerId).paint.type !== 'particles')
+  useEffect(() => {
+    if (!drawsTiles) markMapDrawn()
+  }, [drawsTiles])
   return (
     <>
       {items.map((item, order) => (

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
 import { layersConfig } from '../../../shared/config'
 import { useLayerState, type LayerUiState } from '../../layers'
+import { useAfterMapDrawn } from '../layout/useAfterMapDrawn'
 import { encodeSharedView, type SharedView } from './shareState'
 
 function viewOf(map: L.Map, state: LayerUiState): SharedView {
@@ -20,11 +21,17 @@ function viewOf(map: L.Map, state: LayerUiState): SharedView {
   }
 }
 
-/** Keeps the address bar's query in step with the view, so the URL reopens the same map. */
+/**
+ * Keeps the address bar's query in step with the view, so the URL reopens the same map. It starts once
+ * the first tiles are drawn (each history.replaceState costs the main thread a few ms the first view
+ * does not need), then writes the view as it is at that moment and on every change.
+ */
 export function ShareUrlSync() {
   const map = useMap()
   const { state } = useLayerState()
+  const started = useAfterMapDrawn()
   useEffect(() => {
+    if (!started) return
     const write = () => {
       const { pathname, search, hash } = window.location
       const next = encodeSharedView(viewOf(map, state), search)
@@ -35,6 +42,6 @@ export function ShareUrlSync() {
     return () => {
       map.off('moveend', write)
     }
-  }, [map, state])
+  }, [map, state, started])
   return null
 }
