@@ -46,7 +46,7 @@ async function round(): Promise<Record<string, number>> {
       channel: 'sms' as const,
       quietHours: null,
     }
-    for (let i = 0; i < members; i++) subs.write(`m${i}`, all, { memberId: `m${i}`, ip: null }, 0)
+    for (let i = 0; i < members; i++) await subs.write(`m${i}`, all, { memberId: `m${i}`, ip: null }, 0)
     const alerts = new AlertsEngine(store, operationsConfig.alerts, () => demoNow)
     let clock = Date.now()
     const delivery = new DeliveryEngine({

@@ -20,7 +20,7 @@ beforeEach(() => {
 describe('npm run users', () => {
   it('adds a member with a generated password printed once', async () => {
     expect(await run('add', 'Ann@X.test', '--phone', '+1 (505) 555-0100', '--name', 'Ann')).toBe(0)
-    const member = createIdentityStore(db).memberByEmail('ann@x.test')
+    const member = await createIdentityStore(db).memberByEmail('ann@x.test')
     expect(member).toMatchObject({
       email: 'ann@x.test',
       phone: '+15055550100',
