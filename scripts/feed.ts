@@ -8,7 +8,7 @@ import { progressBar } from '../src/server/progressBar'
 import { formatSummary } from '../src/server/feeds/formatSummary'
 import { runFeed } from '../src/server/feeds/runFeed'
 import { catalogFrom, defaultCatalog, type Catalog } from '../src/server/store/catalog'
-import { openStore } from '../src/server/store/sqliteStore'
+import { openAppStoreOrExit } from '../src/server/store/openAppStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'
 import { compileConfig } from './config/compileConfig'
 import { formatProblem } from './config/problem'
@@ -65,8 +65,10 @@ if (options.has('bbox')) {
 const now = options.has('now') ? Date.parse(options.get('now') ?? '') : Date.now()
 if (Number.isNaN(now)) fail(`--now must be an ISO 8601 time, got '${options.get('now') ?? ''}'`)
 
-const dataDir = path.resolve(options.get('data-dir') ?? process.env.DATA_DIR ?? './var')
-const store = openStore(dataDir, catalog)
+// STORE=postgres with DATABASE_URL: the shared database (every server hears of the update).
+const opened = await openAppStoreOrExit(process.env, catalog, { dataDir: options.get('data-dir') })
+const store = opened.store
+const where = opened.kind === 'postgres' ? opened.where : opened.settings.dataDir
 const bar = progressBar()
 try {
   const from = options.get('file') ?? options.get('url') ?? feed.source.file ?? feed.source.url ?? ''
@@ -82,7 +84,7 @@ try {
     process.exitCode = 1
   } else {
     for (const line of formatSummary(result.summary)) console.log(line)
-    console.log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dataDir})`)
+    console.log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s (${where})`)
     const saved = await saveTileData(store, feed.dataset, bar.update)
     bar.stop()
     if (saved)
@@ -92,5 +94,5 @@ try {
   }
 } finally {
   bar.stop()
-  store.close()
+  await store.close()
 }
