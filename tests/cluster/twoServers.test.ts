@@ -37,6 +37,7 @@ interface Server {
   child: ChildProcess
   log: string[]
   exited: boolean
+  exitCode?: number | null
 }
 
 function freePort(): Promise<number> {
@@ -75,6 +76,7 @@ async function startServer(name: string): Promise<Server> {
       DEMO: 'off',
       FEEDS: 'on',
       EMBERLINE_LEADER_RETRY_SECONDS: '1',
+      EMBERLINE_DRAIN_SECONDS: '1',
       EMBERLINE_ADMIN_EMAIL: ADMIN.email,
       EMBERLINE_ADMIN_PASSWORD: ADMIN.password,
       EMBERLINE_ADMIN_PHONE: ADMIN.phone,
@@ -90,7 +92,10 @@ async function startServer(name: string): Promise<Server> {
       if (process.env.EMBERLINE_TEST_LOG_DIR)
         fs.appendFileSync(path.join(process.env.EMBERLINE_TEST_LOG_DIR, `${name}.log`), chunk)
     })
-  child.on('exit', () => (server.exited = true))
+  child.on('exit', (code) => {
+    server.exited = true
+    server.exitCode = code
+  })
   servers.push(server)
   return server
 }
@@ -362,4 +367,20 @@ describe('two servers on one database', () => {
     )
     expect((await fetch(`${other.url}/api/ready`)).status).toBe(200)
   }, 120_000)
+
+  it('drains on SIGTERM: not ready at once, still answering, then exits and hands the leadership back', async () => {
+    const survivor = servers.find((s) => !s.exited) as Server
+    survivor.child.kill('SIGTERM')
+    await until('readiness 503', async () => (await fetch(`${survivor.url}/api/ready`)).status === 503, 5_000)
+    // Draining (EMBERLINE_DRAIN_SECONDS=1): requests are still answered while the balancer notices.
+    expect((await fetch(`${survivor.url}/api/health`)).status).toBe(200)
+    await until('the server to exit', async () => survivor.exited, 20_000)
+    expect(survivor.exitCode).toBe(0)
+    const held = await pg.db.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted")
+    expect(held).toEqual([])
+    const sessions = await pg.db.query(
+      "SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'emberline%' AND application_name <> 'emberline-test'",
+    )
+    expect(sessions).toEqual([])
+  }, 60_000)
 })
