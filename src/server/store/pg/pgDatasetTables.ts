@@ -29,32 +29,51 @@ function createSql(d: DatasetDef, table: string, keys: boolean): string[] {
   ]
 }
 
+/** What is missing for `datasets`: tables to create, columns to add, `datasets` rows to insert. */
+async function missing(
+  db: PgDatabase,
+  datasets: readonly DatasetDef[],
+): Promise<{ tables: DatasetDef[]; columns: [string, FieldDef][]; rows: string[] }> {
+  const have = new Map<string, Set<string>>()
+  for (const r of await db.query<{ t: string; c: string }>(
+    `SELECT table_name AS t, column_name AS c FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = ANY($1::text[])`,
+    [datasets.map((d) => tableNames(d.id).features)],
+  )) {
+    const cols = have.get(r.t) ?? new Set<string>()
+    cols.add(r.c)
+    have.set(r.t, cols)
+  }
+  const rows = new Set((await db.query<{ id: string }>('SELECT id FROM datasets')).map((r) => r.id))
+  const out = { tables: [] as DatasetDef[], columns: [] as [string, FieldDef][], rows: [] as string[] }
+  for (const d of datasets) {
+    const { features } = tableNames(d.id)
+    const cols = have.get(features)
+    if (!cols) out.tables.push(d)
+    else for (const f of d.fields) if (!cols.has(fieldColumn(f.name))) out.columns.push([features, f])
+    if (!rows.has(d.id)) out.rows.push(d.id)
+  }
+  return out
+}
+
 /**
  * Creates the feature table of every catalog dataset and its `datasets` row, and adds columns
- * for fields added to config since (one transaction under an advisory lock: servers starting
- * together do it once).
+ * for fields added to config since. A store already set up costs two reads; otherwise the
+ * changes are made in one transaction under an advisory lock (servers starting together make
+ * them once).
  */
 export async function ensurePgDatasetTables(db: PgDatabase, datasets: readonly DatasetDef[]): Promise<void> {
+  const first = await missing(db, datasets)
+  if (first.tables.length + first.columns.length + first.rows.length === 0) return
   await db.tx(async () => {
     await db.run('SELECT pg_advisory_xact_lock($1, $2)', [ADVISORY_LOCK_SPACE, TABLES_LOCK])
-    for (const d of datasets) {
-      const { features } = tableNames(d.id)
-      for (const sql of createSql(d, features, true)) await db.run(sql)
-      await db.run('INSERT INTO datasets (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [d.id])
-      const have = new Set(
-        (
-          await db.query<{ name: string }>(
-            `SELECT column_name AS name FROM information_schema.columns
-             WHERE table_schema = current_schema() AND table_name = $1`,
-            [features],
-          )
-        ).map((r) => r.name),
-      )
-      for (const f of d.fields) {
-        const col = fieldColumn(f.name)
-        if (!have.has(col)) await db.run(`ALTER TABLE ${features} ADD COLUMN ${col} ${sqlType(f)}`)
-      }
-    }
+    const todo = await missing(db, datasets)
+    for (const d of todo.tables)
+      for (const sql of createSql(d, tableNames(d.id).features, true)) await db.run(sql)
+    for (const [table, f] of todo.columns)
+      await db.run(`ALTER TABLE ${table} ADD COLUMN ${fieldColumn(f.name)} ${sqlType(f)}`)
+    for (const id of todo.rows)
+      await db.run('INSERT INTO datasets (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id])
   })
 }
 
