@@ -59,8 +59,11 @@ export class DeliveryEngine {
   private prunedAt = Number.NEGATIVE_INFINITY
   /** Jobs a stopped leader was sending are requeued once, by the first tick of this engine. */
   private requeued = false
-  /** Observations run one after another (each reads what the previous one recorded). */
-  private observing: Promise<unknown> = Promise.resolve()
+  /**
+   * The engine's transactions (an observation's record, a tick's flush and reminders) run one
+   * after another: each reads what the previous one wrote, and none joins another's transaction.
+   */
+  private writing: Promise<unknown> = Promise.resolve()
   private running: Promise<void> = Promise.resolve()
   private readonly bypass: Set<string>
 
@@ -74,8 +77,13 @@ export class DeliveryEngine {
    * Calls run one after another; a failed one rejects (and is retried by the next evaluation).
    */
   observe(evaluation: AlertsEvaluation, at = this.o.now()): Promise<boolean> {
-    const run = this.observing.then(() => this.record(evaluation, at))
-    this.observing = run.catch(() => undefined)
+    return this.exclusive(() => this.record(evaluation, at))
+  }
+
+  /** Runs `fn` after every transaction queued before it (see `writing`). */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(fn)
+    this.writing = run.catch(() => undefined)
     return run
   }
 
@@ -121,19 +129,19 @@ export class DeliveryEngine {
 
   /** Sends what is due at `at`; ticks run one after another. */
   tick(at = this.o.now()): Promise<void> {
-    // After the observations recorded so far (an evaluation just before a tick is seen by it).
-    const observed = this.observing
     this.running = this.running
-      .then(() => observed)
       .then(async () => {
         if (!this.requeued) {
           this.requeued = true
           await this.o.store.requeueInterrupted()
         }
-        await this.o.store.inTransaction(async () => {
-          await this.flush(at)
-          await this.remind(at)
-        })
+        // After the observations queued so far (an evaluation just before a tick is seen by it).
+        await this.exclusive(() =>
+          this.o.store.inTransaction(async () => {
+            await this.flush(at)
+            await this.remind(at)
+          }),
+        )
         if (at - this.prunedAt >= PRUNE_EVERY_MS) {
           this.prunedAt = at
           await this.o.store.prune(at - RETENTION_MS)
