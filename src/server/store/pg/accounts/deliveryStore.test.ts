@@ -35,6 +35,8 @@ describe.each(ACCOUNT_STORE_KINDS)('DeliveryStore (%s)', (kind) => {
       ['c', 1],
       ['a', 3],
     ])
+    // An id holding a NUL (from a feed's hazard key) is answered as raised.
+    expect([...(await delivery.transition(['r:\0'], [], 6000))]).toEqual([['r:\0', 1]])
   })
 
   it('queues a notice once per member and episode, lists waiting ones and due reminders', async () => {

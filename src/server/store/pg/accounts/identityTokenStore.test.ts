@@ -153,5 +153,12 @@ describe.each(ACCOUNT_STORE_KINDS)('IdentityTokenStore (%s)', (kind) => {
     expect(await tokens.lockedFor(['a'], 0)).toBe(0)
     expect(await tokens.throttle('a')).toBeNull()
     expect(await tokens.throttleAttempt([], [], 0)).toEqual({ lockedFor: 0, locked: [] })
+    // A key holding a NUL (from an e-mail address a client sent) counts like any other.
+    for (let i = 0; i < 2; i++) await tokens.throttleAttempt(['e:x\0'], [rule('e:x\0', 3)], 0)
+    expect(await tokens.throttleAttempt(['e:x\0'], [rule('e:x\0', 3)], 0)).toEqual({
+      lockedFor: 0,
+      locked: ['e:x\0'],
+    })
+    expect(await tokens.lockedFor(['e:x\0'], 0)).toBe(15 * MIN)
   })
 })

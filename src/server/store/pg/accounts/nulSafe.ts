@@ -3,8 +3,10 @@ import type { PgDatabase } from '../pgDatabase'
 /** The statements of the PostgreSQL accounts stores: PgDatabase's helpers with NUL-safe parameters. */
 export type AccountsSql = Pick<PgDatabase, 'query' | 'one' | 'run' | 'tx'>
 
-const cleanText = (p: unknown): unknown =>
-  typeof p === 'string' && p.includes('\0') ? p.replaceAll('\0', '\uFFFD') : p
+/** A string as PostgreSQL text stores it (U+0000 → U+FFFD), for keys compared after a round trip. */
+export const storableText = (s: string): string => (s.includes('\0') ? s.replaceAll('\0', '\uFFFD') : s)
+
+const cleanText = (p: unknown): unknown => (typeof p === 'string' ? storableText(p) : p)
 
 /** Strings and arrays of strings (`= ANY($1::text[])`) lose their NULs. */
 const clean = (params: readonly unknown[]): unknown[] =>

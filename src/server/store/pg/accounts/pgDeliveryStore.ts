@@ -1,6 +1,6 @@
 import type { DeliveryJob, DeliveryLogEntry, DeliveryStore, Notice } from '../../deliveryStore'
 import type { PgDatabase } from '../pgDatabase'
-import { nulSafe } from './nulSafe'
+import { nulSafe, storableText } from './nulSafe'
 import { pgJson } from './pgJson'
 import { retryConflicts } from './retryConflicts'
 
@@ -137,7 +137,7 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
           // In the order raised, as the SQLite store answers.
           const episodes = new Map<string, number>()
           for (const id of raised) {
-            const episode = started.get(id)
+            const episode = started.get(storableText(id))
             if (episode !== undefined) episodes.set(id, episode)
           }
           return episodes

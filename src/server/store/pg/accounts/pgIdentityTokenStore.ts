@@ -9,7 +9,7 @@ import type {
   ThrottleRule,
 } from '../../identityTokenStore'
 import type { PgDatabase } from '../pgDatabase'
-import { nulSafe } from './nulSafe'
+import { nulSafe, storableText } from './nulSafe'
 import { pgJson } from './pgJson'
 import { retryConflicts } from './retryConflicts'
 
@@ -242,10 +242,13 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
      * by the next before it counts. A deadlock or serialisation failure is retried.
      */
     throttleAttempt(
-      check: readonly string[],
-      count: readonly ThrottleRule[],
+      checkKeys: readonly string[],
+      countRules: readonly ThrottleRule[],
       now: number,
     ): Promise<ThrottleOutcome> {
+      // Keys as stored, so the rows read back match them (a NUL in an e-mail address).
+      const check = checkKeys.map(storableText)
+      const count = countRules.map((r) => ({ ...r, key: storableText(r.key) }))
       // Nothing to count: a read of the locks is the whole attempt.
       if (count.length === 0) return lockedFor(check, now).then((left) => ({ lockedFor: left, locked: [] }))
       const keys = [...new Set([...check, ...count.map((r) => r.key)])].sort()
@@ -264,13 +267,14 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
           const locked: string[] = []
           const counted = new Map<string, ThrottleRecord>()
           if (left === 0) {
-            for (const rule of count) {
+            count.forEach((rule, i) => {
               const { next, locked: didLock } = failOnce(held.get(rule.key) ?? null, rule, now)
               held.set(rule.key, next)
               counted.set(rule.key, next)
               placeholders.delete(rule.key)
-              if (didLock) locked.push(rule.key)
-            }
+              // Named as the caller named it.
+              if (didLock) locked.push(countRules[i]?.key ?? rule.key)
+            })
           }
           if (counted.size > 0) {
             const rows = [...counted]
