@@ -1,17 +1,35 @@
 /**
  * Replaces a configured grid with a GeoTIFF: `npm run import-grid -- <gridId> <file.tif> [--data-dir DIR]`.
  * The GeoTIFF must be in longitude/latitude degrees (EPSG:4326); band n is forecast hour n for
- * hourly grids. The previous grid stays intact if anything fails.
+ * hourly grids. The previous grid stays intact if anything fails. STORE=postgres with DATABASE_URL
+ * replaces it in the shared database.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { gridCatalog } from '../src/server/grids/gridCatalog'
 import { readGeoTiff } from '../src/server/grids/readGeoTiff'
+import type { GridStorage } from '../src/server/store/AppStore'
+import { defaultCatalog } from '../src/server/store/catalog'
+import { openAppStoreOrExit, StoreSetupError, storeSettings } from '../src/server/store/openAppStore'
 import { openGridStorage } from '../src/server/store/openStoreFile'
 
 function fail(message: string): never {
   console.error(`import-grid: ${message}`)
   process.exit(1)
+}
+
+/** The grids of the store STORE selects: SQLite in the data directory, or the shared PostgreSQL. */
+async function openGrids(dataDir: string): Promise<{ grids: GridStorage; close(): unknown }> {
+  let kind: 'sqlite' | 'postgres'
+  try {
+    kind = storeSettings(process.env, dataDir).kind
+  } catch (e) {
+    if (!(e instanceof StoreSetupError)) throw e
+    fail(e.message)
+  }
+  if (kind === 'sqlite') return openGridStorage(dataDir)
+  const opened = await openAppStoreOrExit(process.env, defaultCatalog(), { dataDir })
+  return { grids: opened.store.grids, close: () => opened.store.close() }
 }
 
 async function main(): Promise<void> {
@@ -40,9 +58,9 @@ async function main(): Promise<void> {
   }
   if (bands.length > grid.hours)
     fail(`${file} has ${bands.length} bands; grid ${gridId} holds ${grid.hours} hour(s)`)
-  const store = openGridStorage(dataDir)
+  const store = await openGrids(dataDir)
   const version = await store.grids.replaceGrid(gridId, bands, `import:${path.basename(file)}`)
-  store.close()
+  await store.close()
   const b = bands[0]!
   console.log(
     `import-grid: ${gridId} ← ${file}: ${bands.length} band(s) of ${b.nx}×${b.ny}, ` +

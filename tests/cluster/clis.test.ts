@@ -94,6 +94,35 @@ describe('CLIs on DATABASE_URL', () => {
     expect(await store.feeds.status('hms-smoke')).toMatchObject({ failures: 0 })
   }, 120_000)
 
+  it('import-grid: replaces a grid in the shared database', async () => {
+    const tif = path.join(scratch, 'epss.tif')
+    await run('gdal_create', [
+      '-of',
+      'GTiff',
+      '-outsize',
+      '20',
+      '10',
+      '-bands',
+      '1',
+      '-ot',
+      'Float32',
+      '-burn',
+      '7',
+      '-a_srs',
+      'EPSG:4326',
+      '-a_ullr',
+      '-109',
+      '37',
+      '-103',
+      '31',
+      tif,
+    ])
+    const imported = await cli('import-grid', ['epss_score', tif])
+    expect(imported.code, imported.stderr).toBe(0)
+    expect(await store.grids.version('epss_score')).toMatch(/^[0-9a-f]+$/)
+    expect(await store.grids.grid('epss_score')).toMatchObject({ nx: 20, ny: 10 })
+  }, 120_000)
+
   it('refuses a missing DATABASE_URL or an unreachable database in one line, without a stack trace', async () => {
     for (const script of ['users', 'seed', 'import']) {
       const args =
