@@ -87,14 +87,15 @@ export async function createPgStagingTable(db: PgDatabase, d: DatasetDef): Promi
 
 /**
  * Indexes the filled staging table and puts it in place of the live one (inside the replacing
- * transaction, so readers see the old table until the commit and the new one after it).
+ * transaction, so readers see the old table until the commit and the new one after it). No
+ * ANALYZE: it cost as much as the GiST build, autovacuum analyzes the new table within a minute,
+ * and reads meanwhile go by primary key or GiST.
  */
 export async function swapInPgStaging(db: PgDatabase, d: DatasetDef): Promise<void> {
   const { features } = tableNames(d.id)
   const staging = stagingTable(d.id)
   await db.run(`ALTER TABLE ${staging} ADD CONSTRAINT ${staging}_pkey PRIMARY KEY (id)`)
   await db.run(`CREATE INDEX ${staging}_geometry ON ${staging} USING gist (geometry)`)
-  await db.run(`ANALYZE ${staging}`)
   await db.run(`DROP TABLE IF EXISTS ${features}`)
   await db.run(`ALTER TABLE ${staging} RENAME TO ${features}`)
   await db.run(`ALTER TABLE ${features} RENAME CONSTRAINT ${staging}_pkey TO ${features}_pkey`)

@@ -81,17 +81,31 @@ async function* copyChunks(
   yield w.take()
 }
 
-/** Replaces a dataset's aggregate cells (inside the caller's transaction): one INSERT per zoom from arrays. */
+/** Replaces a dataset's aggregate cells (inside the caller's transaction): one binary COPY. */
 export async function writePgCells(db: PgDatabase, id: string, cells: readonly ZoomCells[]): Promise<void> {
   await db.run('DELETE FROM agg_cells WHERE dataset = $1', [id])
-  for (const c of cells) {
-    if (c.n.length === 0) continue
-    await db.run(
-      `INSERT INTO agg_cells (dataset, level, cx, cy, n)
-       SELECT $1, $2, unnest($3::integer[]), unnest($4::integer[]), unnest($5::integer[])`,
-      [id, c.zoom + CELL_BITS, Array.from(c.cx), Array.from(c.cy), Array.from(c.n)],
-    )
+  if (cells.every((c) => c.n.length === 0)) return
+  async function* chunks(): AsyncGenerator<Buffer> {
+    const w = new CopyBinaryWriter()
+    for (const c of cells)
+      for (let i = 0; i < c.n.length; i++) {
+        w.row(5)
+        w.text(id)
+        w.int4(c.zoom + CELL_BITS)
+        w.int4(c.cx[i] as number)
+        w.int4(c.cy[i] as number)
+        w.int4(c.n[i] as number)
+        if (w.size >= CHUNK_BYTES) yield w.take()
+      }
+    w.end()
+    yield w.take()
   }
+  await db.withClient(async (client) => {
+    const copy = client.query(
+      copyFrom('COPY agg_cells (dataset, level, cx, cy, n) FROM STDIN (FORMAT binary)'),
+    )
+    await pipeline(Readable.from(chunks()), copy)
+  })
 }
 
 /** Writes a column index for `version` of a dataset (replacing any previous one). */
