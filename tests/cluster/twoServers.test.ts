@@ -8,6 +8,8 @@ import Pbf from 'pbf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stringify } from 'yaml'
 import { appConfig, feedsConfig, type FeedsConfig } from '../../src/shared/config'
+import { loadCatalog } from '../../src/server/store/loadCatalog'
+import { openPgStore } from '../../src/server/store/pg/pgStore'
 import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
 
 // Two real server processes (`tsx src/server/main.ts`, STORE=postgres) on one database behave
@@ -209,6 +211,14 @@ async function recordNames(s: Server, token: string): Promise<string[]> {
   return body.records.map((r) => r.name).sort()
 }
 
+/** True once `s` logged the refresh of `dataset` at `version` (the DatasetSync, after a notice or a re-check). */
+function refreshed(s: Server, dataset: string, version: number): boolean {
+  return s.log.some(
+    (l) =>
+      l.includes('"msg":"dataset replaced') && l.includes(`"dataset":"${dataset}","version":${version},`),
+  )
+}
+
 let a: Server
 let b: Server
 
@@ -336,7 +346,46 @@ describe('two servers on one database', () => {
       console.log(
         `[cluster] import committed through the CLI → new tile served by B: ${Math.round(seenAt - committedAt)} ms`,
       )
+    // Both heard the notification and refreshed the dataset (not only their info cache expiring).
+    for (const s of [a, b])
+      await until(`${s.name} to refresh critical_infrastructure`, async () =>
+        refreshed(s, 'critical_infrastructure', 1),
+      )
   }, 120_000)
+
+  it('catches up on an import made while its LISTEN connection was down', async () => {
+    const token = await signIn(a)
+    const lost = (s: Server) => s.log.filter((l) => l.includes('dataset change channel lost')).length
+    // Drop both servers' LISTEN sessions (as a database restart or a network cut would) and
+    // import at once, before they reconnect (every 2 s): the notification goes to no one.
+    await pg.db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'emberline-listen'`,
+    )
+    const store = await openPgStore(pg.url, loadCatalog(configDir), { max: 1 })
+    try {
+      await store.replaceDataset('critical_infrastructure', [
+        {
+          geometry: { type: 'Point', coordinates: [-106.61, 35.11] },
+          properties: { name: 'After the cut', type: 'Hospital' },
+        },
+      ])
+    } finally {
+      await store.close()
+    }
+    const version = 2
+    for (const s of [a, b]) {
+      await until(`${s.name} to notice the lost channel`, async () => lost(s) > 0)
+      // Reconnected, it re-checked every dataset's version and refreshed the one that moved.
+      await until(
+        `${s.name} to catch up`,
+        async () => refreshed(s, 'critical_infrastructure', version),
+        20_000,
+      )
+    }
+    expect(await recordNames(b, token)).toEqual(['After the cut'])
+    expect(await tileNames(b, token, tileOf(-106.61, 35.11, 10))).toEqual(['After the cut'])
+  }, 60_000)
 
   it('runs the scheduled work on exactly one server, and the other takes over when it is killed', async () => {
     const leading = (s: Server) => s.log.filter((l) => l.includes('"msg":"leading the scheduled work')).length
