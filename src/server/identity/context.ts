@@ -1,8 +1,9 @@
+import type { JWTVerifyGetKey } from 'jose'
 import { identityStorage, type AccountsSource } from '../store/identityStorage'
 import type { IdentityStore } from '../store/identityStore'
 import type { IdentityTokenStore } from '../store/identityTokenStore'
 import { createDelivery, type Delivery } from './delivery'
-import { loadSigningKey, type SigningKey } from './sessionJwt'
+import { loadSigningKey, storeKeySet, type SigningKey } from './sessionJwt'
 import { identitySettings, type IdentitySettings } from './settings'
 import { createThrottle, type Throttle } from './throttle'
 
@@ -24,6 +25,8 @@ export interface IdentityContext {
   /** Counts SMS codes sent per member and per phone number in a one-hour window. */
   smsQuota: Throttle
   key: SigningKey
+  /** Verification keys of session JWTs: `key.jwks`, re-read from the store on an unknown key id. */
+  jwtKeys: JWTVerifyGetKey
   delivery: Delivery
   /** Base URL for links in e-mails (EMBERLINE_PUBLIC_URL); null = the request's own origin if allowed. */
   publicUrl: string | null
@@ -73,13 +76,15 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
   const now = opts.now ?? Date.now
   const { members, tokens } = identityStorage(opts.db)
   const pending = new Set<Promise<unknown>>()
+  const key = await loadSigningKey(members, now())
   return {
     settings,
     members,
     tokens,
     throttle: createThrottle(tokens, settings.throttle),
     smsQuota: createThrottle(tokens, { windowMinutes: 60, lockMinutes: 60 }),
-    key: await loadSigningKey(members, now()),
+    key,
+    jwtKeys: storeKeySet(members, key),
     delivery: opts.delivery ?? createDelivery({ dataDir: opts.dataDir, env, print: opts.print, now }),
     publicUrl: env.EMBERLINE_PUBLIC_URL ? env.EMBERLINE_PUBLIC_URL.replace(/\/+$/, '') : null,
     allowedHosts: (env.EMBERLINE_ALLOWED_HOSTS ?? '')

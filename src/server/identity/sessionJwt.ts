@@ -20,7 +20,31 @@ export const ORGANIZATION_CLAIM = 'https://stytch.com/organization'
 export interface SigningKey {
   kid: string
   privateKey: CryptoKey | Uint8Array
+  /** The public keys (JWKS endpoints, verification); re-read by storeKeySet on an unknown key id. */
   jwks: JSONWebKeySet
+}
+
+/** How often an unknown key id may make the verifier re-read the store's public keys. */
+const RELOAD_MS = 10_000
+
+/**
+ * The keys session JWTs are verified with: those read at start, re-read from the store (at most
+ * every 10 s) when a token names a key id they lack — another server that started at the same
+ * time on an empty database stored and signs with its own key. The re-read keys replace
+ * `key.jwks`, so the JWKS endpoints publish them too.
+ */
+export function storeKeySet(store: IdentityStore, key: SigningKey): JWTVerifyGetKey {
+  let local = createLocalJWKSet(key.jwks)
+  let readAt = Number.NEGATIVE_INFINITY
+  return async (header, token) => {
+    const known = header.kid === undefined || key.jwks.keys.some((k) => k.kid === header.kid)
+    if (!known && Date.now() - readAt >= RELOAD_MS) {
+      readAt = Date.now()
+      key.jwks = { keys: (await store.publicKeys()).map((k) => JSON.parse(k) as JWK) }
+      local = createLocalJWKSet(key.jwks)
+    }
+    return local(header, token)
+  }
 }
 
 /** Loads the RS256 signing key from the store, generating and saving one on first start. */

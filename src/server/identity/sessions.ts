@@ -111,7 +111,7 @@ export async function verifyCredential(
 ): Promise<VerifiedSession | null> {
   let found: LiveSession | null
   if (looksLikeJwt(credential)) {
-    const claims = await verifySessionJwt(credential, ctx.key.jwks, ctx.settings.projectId, ctx.now())
+    const claims = await verifySessionJwt(credential, ctx.jwtKeys, ctx.settings.projectId, ctx.now())
     found = claims ? await live(ctx, await ctx.members.sessionById(claims.sessionId)) : null
     if (found && found.member.memberId !== claims?.memberId) return null
   } else {

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { exportJWK, generateKeyPair } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openAccountsDb } from '../store/accountsDb'
 import { createIdentityStore, type IdentityStore } from '../store/identityStore'
@@ -9,7 +10,7 @@ import { createBundledVerifier } from './bundledVerifier'
 import { createIdentityContext, type IdentityContext } from './context'
 import { createMember } from './memberAdmin'
 import { passwordAuthenticate } from './passwordFlows'
-import { issueSession, revokeSessionToken } from './sessions'
+import { issueSession, revokeSessionToken, verifyCredential } from './sessions'
 import { identitySettings } from './settings'
 
 // Two servers on one accounts database, each with its own connection: what one counts or revokes,
@@ -95,5 +96,29 @@ describe('two servers on one accounts database', () => {
     await revokeSessionToken(b, issued.sessionToken)
     expect(await verifier.verify(issued.sessionToken)).toBeNull()
     expect(await verifier.verify(issued.sessionJwt)).toBeNull()
+  })
+})
+
+describe('two servers starting together on an empty accounts database', () => {
+  it('accept each other’s session JWTs, though each stored and signs with its own key', async () => {
+    const a = await server()
+    // B stores its key after A read the keys at its start, and signs with it (the newest).
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true })
+    const kid = 'jwk-server-b'
+    await a.members.insertSigningKey(
+      kid,
+      JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: 'RS256' }),
+      JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }),
+      Date.now() + 1,
+    )
+    const b = await server()
+    expect(b.key.kid).toBe(kid)
+    expect(a.key.jwks.keys.map((k) => k.kid)).not.toContain(kid)
+    const member = await b.members.memberByEmail('ops@emberline.test')
+    if (!member) throw new Error('no member')
+    const issued = await issueSession(b, member, [], 60)
+    expect(await verifyCredential(a, issued.sessionJwt)).toMatchObject({ memberId: member.memberId })
+    // A now publishes B's key too.
+    expect(a.key.jwks.keys.map((k) => k.kid)).toContain(kid)
   })
 })
