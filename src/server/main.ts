@@ -13,6 +13,7 @@ import { tileIndexesOf } from './tiles/tileIndexes'
 import { ClusterNode } from './cluster/clusterNode'
 import { refreshDataset } from './cluster/refreshDataset'
 import { withStartLock } from './cluster/startLock'
+import { databaseProbe } from './cluster/databaseProbe'
 
 const env = process.env
 const port = Number(env.PORT ?? 8080)
@@ -48,8 +49,8 @@ if (problem) {
 const opened = await openAppStoreOrExit(env, catalog, { dataDir })
 const store = opened.store
 const pgUrl = opened.kind === 'postgres' ? opened.settings.url : null
-// GET /api/ready asks the database (a pool connection) on every probe.
-const databaseProbe = opened.kind === 'postgres' ? () => opened.store.db.query('SELECT 1') : undefined
+// GET /api/ready asks the database on every probe, on a connection of its own.
+const readyProbe = pgUrl ? databaseProbe(pgUrl) : null
 const firstStart = async (): Promise<void> => {
   await ensureFirstMember(store, env, (line) => process.stdout.write(`${line}\n`), { dataDir })
   if (demo && !(await isSeeded(store)) && (await store.isEmpty()) && env.SEED !== 'off') {
@@ -108,7 +109,7 @@ const app = await buildApp({
   // Live public feeds (config/feeds.yaml, or CONFIG_DIR/feeds.yaml) on their schedule; off by
   // default: the demo stays synthetic.
   feeds: /^(1|true|on|yes)$/i.test(env.FEEDS ?? '') ? (feedsConfig ? { config: feedsConfig } : true) : false,
-  cluster: cluster ? { leader: cluster.leader, probe: databaseProbe } : undefined,
+  cluster: cluster ? { leader: cluster.leader, probe: readyProbe?.probe } : undefined,
 })
 
 // Graceful shutdown: GET /api/ready answers 503 at once; after EMBERLINE_DRAIN_SECONDS (time for
@@ -127,6 +128,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000))
       .then(() => app.close())
       .then(() => cluster?.close())
+      .then(() => readyProbe?.close())
       .then(() => store.close())
       .then(
         () => process.exit(0),
