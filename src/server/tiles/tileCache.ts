@@ -56,7 +56,9 @@ export class TileCache {
   }
 
   async get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
-    const info = await this.store.info(source.dataset)
+    // Every tile request asks: a store answering at once (SQLite, cached) is not awaited.
+    const asked = this.store.info(source.dataset)
+    const info = asked instanceof Promise ? await asked : asked
     const version = info.version
     const archived = this.indexes.archives.get(source.id, version, this.contentKey(source, info), z, x, y)
     if (archived) return archived
