@@ -84,4 +84,31 @@ describe('scheduled work follows the leadership', () => {
       fs.rmSync(dataDir, { recursive: true, force: true })
     }
   })
+
+  it('requeues the deliveries a dead leader was sending each time this server takes over', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-leader-'))
+    const store = openStore(dataDir, defaultCatalog())
+    let requeues = 0
+    const delivery = store.delivery
+    const requeue = delivery.requeueInterrupted.bind(delivery)
+    delivery.requeueInterrupted = () => {
+      requeues++
+      return requeue()
+    }
+    const leader = toggleLeader()
+    const app = await buildApp({ dataDir, demo: false, store, verifier: noSessions, cluster: { leader } })
+    try {
+      await app.ready()
+      expect(requeues).toBe(0)
+      leader.lead()
+      await expect.poll(() => requeues).toBe(1)
+      leader.follow()
+      leader.lead()
+      await expect.poll(() => requeues).toBe(2)
+    } finally {
+      await app.close()
+      store.close()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
 })

@@ -42,7 +42,14 @@ export async function deliveryPlugin(app: FastifyInstance, opts: DeliveryPluginO
   let stopSchedule = () => undefined as void
   if (opts.schedule !== false && settings) {
     app.addHook('onReady', async () => {
-      stopSchedule = app.leader.whileLeader(() => startDeliverySchedule({ app, delivery, settings }))
+      stopSchedule = app.leader.whileLeader(() => {
+        // Jobs a dead leader was sending go back to the queue whenever this server takes over
+        // (not only on its first tick: the leadership can come back after another server led).
+        void Promise.resolve(app.store.delivery.requeueInterrupted()).catch((err: unknown) =>
+          app.log.warn({ err }, 'could not requeue interrupted alert deliveries'),
+        )
+        return startDeliverySchedule({ app, delivery, settings })
+      })
     })
   }
   app.addHook('onClose', async () => {
