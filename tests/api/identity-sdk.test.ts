@@ -119,9 +119,9 @@ describe('password → SMS → session', () => {
 
   it('stores session tokens only as hashes', async () => {
     const data = await signInThroughRoutes(t)
-    const dump = JSON.stringify(t.db.prepare('SELECT * FROM identity_sessions').all())
+    const dump = JSON.stringify(await t.rows('identity_sessions'))
     expect(dump).not.toContain(data.session_token)
-    const codes = JSON.stringify(t.db.prepare('SELECT * FROM identity_otp_codes').all())
+    const codes = JSON.stringify(await t.rows('identity_otp_codes'))
     expect(codes).not.toContain(t.outbox('sms')[0]?.code ?? 'x')
   })
 })

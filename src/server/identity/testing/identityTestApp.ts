@@ -4,9 +4,14 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { exportJWK, generateKeyPair } from 'jose'
-import { createIdentityStore } from '../../store/identityStore'
 import { ACCOUNTS_MIGRATIONS_DIR } from '../../store/accountsDb'
+import type { IdentityStorage } from '../../store/identityStorage'
+import { createIdentityStore } from '../../store/identityStore'
+import { createIdentityTokenStore } from '../../store/identityTokenStore'
 import { migrate } from '../../store/migrate'
+import { pgAccountStores } from '../../store/pg/accounts'
+import { testPg } from '../../store/pg/testing/pgTestDatabase'
+import { testStoreKind } from '../../store/testing/dataDirStore'
 import { createBundledVerifier } from '../bundledVerifier'
 import { createIdentityContext, type IdentityContext } from '../context'
 import { identityPlugin } from '../identityPlugin'
@@ -19,7 +24,8 @@ export const TEST_PHONE = '+15055550199'
 export interface IdentityTestApp {
   app: FastifyInstance
   ctx: IdentityContext
-  db: Database.Database
+  /** Every row of an accounts table, on whichever store the suite runs. */
+  rows(table: string): Promise<unknown[]>
   dataDir: string
   clock: { now: number }
   memberId: string
@@ -47,19 +53,46 @@ function testKey() {
   return sharedKey
 }
 
+/**
+ * The accounts stores of a test: an in-memory SQLite database, or (EMBERLINE_TEST_STORE=postgres,
+ * as the API suite's PostgreSQL half runs) a fresh database on the test cluster.
+ */
+async function accountsStore(): Promise<{
+  stores: IdentityStorage
+  rows(table: string): Promise<unknown[]>
+  close(): Promise<void>
+}> {
+  if (testStoreKind() === 'postgres') {
+    const pg = await testPg()
+    return {
+      stores: pgAccountStores(pg.db),
+      rows: (table) => pg.db.query(`SELECT * FROM ${table}`),
+      close: () => pg.drop(),
+    }
+  }
+  const db = new Database(':memory:')
+  migrate(db, ACCOUNTS_MIGRATIONS_DIR)
+  return {
+    stores: { members: createIdentityStore(db), tokens: createIdentityTokenStore(db) },
+    rows: async (table) => db.prepare(`SELECT * FROM ${table}`).all(),
+    close: async () => {
+      db.close()
+    },
+  }
+}
+
 /** A Fastify app with only the identity plugin, an in-memory store, a temp outbox and a settable clock. */
 export async function identityTestApp(
   opts: { settings?: IdentitySettings; env?: Record<string, string> } = {},
 ) {
   const settings = opts.settings ?? identitySettings
-  const db = new Database(':memory:')
-  migrate(db, ACCOUNTS_MIGRATIONS_DIR)
+  const accounts = await accountsStore()
   const key = await testKey()
-  await createIdentityStore(db).insertSigningKey(key.kid, key.priv, key.pub, 0)
+  await accounts.stores.members.insertSigningKey(key.kid, key.priv, key.pub, 0)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-identity-'))
   const clock = { now: Date.parse('2025-03-05T12:00:00Z') }
   const ctx = await createIdentityContext({
-    db,
+    db: accounts.stores,
     dataDir,
     settings,
     env: opts.env ?? {},
@@ -81,7 +114,7 @@ export async function identityTestApp(
   const harness: IdentityTestApp = {
     app,
     ctx,
-    db,
+    rows: accounts.rows,
     dataDir,
     clock,
     memberId: member.memberId,
@@ -107,7 +140,7 @@ export async function identityTestApp(
     },
     async close() {
       await app.close()
-      db.close()
+      await accounts.close()
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
