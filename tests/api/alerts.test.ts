@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { operationsConfig } from '../../src/shared/config'
 import { buildApp } from '../../src/server/app'
 import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
-import { createIdentityStore } from '../../src/server/store/identityStore'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore } from '../../src/server/store/sqliteStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { seededApp, type TestApp } from './testApp'
 
 interface AlertBody {
@@ -166,21 +165,21 @@ describe('/api/alerts', () => {
     expect((await list('?acknowledged=false')).alerts.some((a) => a.id === alert.id)).toBe(false)
     expect((await list('', bob)).alerts.find((a) => a.id === alert.id)).toMatchObject({ acknowledged: false })
 
-    const audit = (await createIdentityStore(t.store.accounts).auditLog()).filter(
+    const audit = (await t.store.members.auditLog()).filter(
       (e) => e.event === 'alert.acknowledged' && e.subject === alert.id,
     )
     expect(audit).toHaveLength(1)
     expect(audit[0]?.memberId).toBe('member-ann')
 
     // A second process over the same data directory sees the acknowledgement.
-    const store = openStore(t.dataDir, defaultCatalog())
+    const store = await openDataDirStore(t.dataDir, defaultCatalog())
     const other = await buildApp({ dataDir: t.dataDir, demo: true, store, verifier })
     try {
       const r = await other.inject({ method: 'GET', url: '/api/alerts?acknowledged=true', headers: ann })
       expect(r.json<ListBody>().alerts.map((a) => a.id)).toEqual([alert.id])
     } finally {
       await other.close()
-      store.close()
+      await store.close()
     }
 
     const undo = await t.app.inject({ method: 'DELETE', url, headers: ann })

@@ -33,8 +33,8 @@ describe('GET /api/briefing/sources', () => {
     expect(res.statusCode).toBe(200)
     const body = res.json<Sources>()
     const hotspots = body.datasets.find((d) => d.id === 'thermal_hot_spots')
-    expect(hotspots?.count).toBe(t.store.info('thermal_hot_spots').count)
-    expect(hotspots?.version).toBe(t.store.info('thermal_hot_spots').version)
+    expect(hotspots?.count).toBe((await t.store.info('thermal_hot_spots')).count)
+    expect(hotspots?.version).toBe((await t.store.info('thermal_hot_spots')).version)
     expect(hotspots?.newest?.field).toBe('acquired')
     expect(Date.parse(hotspots?.newest?.value ?? '')).toBeGreaterThan(0)
     expect(Date.parse(hotspots?.updatedAt ?? '')).toBeGreaterThan(0)
@@ -44,8 +44,8 @@ describe('GET /api/briefing/sources', () => {
   })
 
   it('shows a re-import at once (a new version)', async () => {
-    const before = t.store.info('red_flag_warnings').version
-    const features = t.store.allFeatures('red_flag_warnings')
+    const before = (await t.store.info('red_flag_warnings')).version
+    const features = await t.store.allFeatures('red_flag_warnings')
     expect(features.length).toBeGreaterThan(0)
     t.store.replaceDataset('red_flag_warnings', [])
     const res = await t.app.inject({ url: '/api/briefing/sources', headers: AUTH })

@@ -89,7 +89,7 @@ async function log() {
 
 it('retries a failing gateway with backoff and logs every attempt', async () => {
   gateway.answers = [503, 502]
-  importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 1)])
+  await importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 1)])
   await t.app.alertsEngine.evaluate()
   const t0 = Date.now() + 3 * 60 * SECOND // past the digest window
   await delivery().tick(t0)
@@ -117,7 +117,7 @@ it('retries a failing gateway with backoff and logs every attempt', async () => 
 
 it('gives up after the configured attempts, logged', async () => {
   gateway.answers = [500, 500, 500, 500, 500]
-  importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 2)])
+  await importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 2)])
   await t.app.alertsEngine.evaluate()
   const t0 = Date.now() + 10 * 60 * SECOND
   for (const s of [0, 30, 90, 210, 450]) await delivery().tick(t0 + s * SECOND)
@@ -129,7 +129,7 @@ it('gives up after the configured attempts, logged', async () => {
 
 it('does not hold up the evaluation or the alerts API while the gateway hangs', async () => {
   gateway.hold = true
-  importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 3)])
+  await importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 3)])
   await t.app.alertsEngine.evaluate()
   let finished = false
   const ticking = delivery()

@@ -2,12 +2,10 @@ import type { Geometry } from 'geojson'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { operationsConfig } from '../../src/shared/config'
 import { startDeliverySchedule } from '../../src/server/delivery/deliverySchedule'
-import { createDeliveryStore } from '../../src/server/store/deliveryStore'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore } from '../../src/server/store/sqliteStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { localMinutes } from '../../src/server/delivery/quietHours'
 import { decodeParts, partsToGeometry } from '../../src/server/store/geometryCodec'
-import { createIdentityStore } from '../../src/server/store/identityStore'
 import type { TestApp } from './testApp'
 import {
   activeFire,
@@ -92,7 +90,7 @@ describe('alert subscriptions', () => {
     })
     const other = await t.app.inject({ url: '/api/me/alert-subscription', headers: auth('unsubscribed') })
     expect(other.json<{ subscription: unknown }>().subscription).toBeNull()
-    const audit = await createIdentityStore(t.store.accounts).auditLog(20)
+    const audit = await t.store.members.auditLog(20)
     expect(audit.find((e) => e.event === 'alert.subscription_changed')?.memberId).toBe('member-subscribed')
   })
 
@@ -132,7 +130,7 @@ describe('delivery of new alerts', () => {
 
   it('sends exactly one SMS to the subscribed member for a hotspot imported near a line, none to the others', async () => {
     near = await assetVertex(t, HOTSPOT_RULE)
-    importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 1)])
+    await importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 1)])
     await evaluateAndTick(Date.now())
     expect(sms('subscribed')).toHaveLength(0) // still inside the digest window
     await delivery().tick(step(3))
@@ -157,7 +155,11 @@ describe('delivery of new alerts', () => {
   })
 
   it('groups three alerts raised within the window into one digest', async () => {
-    importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 2), hotspot(near, 3), hotspot(near, 4)])
+    await importWith(t.store, 'thermal_hot_spots', 'point', [
+      hotspot(near, 2),
+      hotspot(near, 3),
+      hotspot(near, 4),
+    ])
     await evaluateAndTick(step(3))
     const mine = sms('subscribed')
     expect(mine).toHaveLength(2)
@@ -194,8 +196,8 @@ describe('delivery of new alerts', () => {
       channel: 'sms',
       quietHours,
     })
-    importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 5)])
-    importWith(t.store, 'fire_extent_active', 'polygon', [
+    await importWith(t.store, 'thermal_hot_spots', 'point', [hotspot(near, 5)])
+    await importWith(t.store, 'fire_extent_active', 'polygon', [
       activeFire(await assetVertex(t, FIRE_RULE), 'Test Fire'),
     ])
     await evaluateAndTick(step(3))
@@ -216,7 +218,7 @@ describe('delivery of new alerts', () => {
 
   it('delivers an alert again when it clears and comes back', async () => {
     const kind = 'point'
-    const all = t.store.allFeatures('thermal_hot_spots').map((f) => ({
+    const all = (await t.store.allFeatures('thermal_hot_spots')).map((f) => ({
       geometry: partsToGeometry(decodeParts(f.geom), kind) as Geometry,
       properties: f.properties,
     }))
@@ -237,12 +239,12 @@ describe('imports by another process', () => {
   it('are noticed by the dataset watcher, evaluated and delivered', async () => {
     const near = await assetVertex(t, HOTSPOT_RULE)
     // A second connection to the same store, as `npm run import` opens in its own process.
-    const cli = openStore(t.dataDir, defaultCatalog())
-    importWith(cli, 'thermal_hot_spots', 'point', [hotspot(near, 6)])
-    cli.close()
+    const cli = await openDataDirStore(t.dataDir, defaultCatalog())
+    await importWith(cli, 'thermal_hot_spots', 'point', [hotspot(near, 6)])
+    await cli.close()
     const settings = operationsConfig.delivery
     if (!settings) throw new Error('no delivery config')
-    const notices = createDeliveryStore(t.store.accounts)
+    const notices = t.store.delivery
     const stop = startDeliverySchedule({
       app: t.app,
       delivery: delivery(),

@@ -9,8 +9,8 @@ import { zonedInstant } from '../../src/shared/time/zonedInstant'
 import type { GeometryKind } from '../../src/server/store/catalog'
 import { defaultCatalog } from '../../src/server/store/catalog'
 import { decodeParts, partsToGeometry } from '../../src/server/store/geometryCodec'
-import { createIdentityStore } from '../../src/server/store/identityStore'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import type { FeatureInput } from '../../src/server/store/writeDataset'
 import { tempDir, testApp, type TestApp } from './testApp'
 
@@ -42,9 +42,9 @@ const verifier: SessionVerifier = {
 /** A seeded store with the four members, and the app over it (demo mode: the demo clock). */
 export async function deliveryApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = tempDir('emberline-delivery-')
-  const store = openStore(dataDir, defaultCatalog())
+  const store = await openDataDirStore(dataDir, defaultCatalog())
   await seedDemo(store, { buildings: 300, steps: [] })
-  const identity = createIdentityStore(store.accounts)
+  const identity = store.members
   for (const [name, m] of Object.entries(MEMBERS)) {
     await identity.insertMember({
       memberId: `member-${name}`,
@@ -71,12 +71,17 @@ export async function deliveryApp(env: Record<string, string> = {}): Promise<Tes
 export const demoNow = zonedInstant(appConfig.demo.referenceDate, 12, appConfig.demo.timeZone)
 
 /** Replaces a dataset with its current features plus `extra` (as an import of the updated file does). */
-export function importWith(store: SqliteStore, dataset: string, kind: GeometryKind, extra: FeatureInput[]) {
-  const current = store.allFeatures(dataset).map((f): FeatureInput => ({
+export async function importWith(
+  store: AppStore,
+  dataset: string,
+  kind: GeometryKind,
+  extra: FeatureInput[],
+): Promise<void> {
+  const current = (await store.allFeatures(dataset)).map((f): FeatureInput => ({
     geometry: partsToGeometry(decodeParts(f.geom), kind) as Geometry,
     properties: f.properties,
   }))
-  store.replaceDataset(dataset, [...current, ...extra])
+  await store.replaceDataset(dataset, [...current, ...extra])
 }
 
 /** First vertex of the first asset of the rule's first alert: a point on a line that rule watches. */

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify'
 import { feedsConfig, type FeedsConfig } from '../../src/shared/config'
 import { buildApp } from '../../src/server/app'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { AUTH, tempDir, testVerifier } from './testApp'
 
 // nws-fire-weather on the synthetic NM sample without a zones file: the Red Flag Warning has a
@@ -16,7 +17,7 @@ import { AUTH, tempDir, testVerifier } from './testApp'
 const FIX = path.resolve(import.meta.dirname, '../fixtures/feeds')
 const NOW = Date.parse('2024-07-18T20:00:00Z')
 let app: FastifyInstance
-let store: SqliteStore
+let store: AppStore
 let dataDir = ''
 
 const get = (url: string) => app.inject({ method: 'GET', url, headers: AUTH })
@@ -43,9 +44,9 @@ function tileOf(lon: number, lat: number, z: number): string {
 
 beforeAll(async () => {
   dataDir = tempDir('emberline-feeds-records-')
-  store = openStore(dataDir, defaultCatalog())
+  store = await openDataDirStore(dataDir, defaultCatalog())
   // One PSPS circuit through the warning's polygon (-106.9..-106.3, 34.9..35.4), one far away.
-  store.replaceDataset('public_safety_power_shutoff', [
+  await store.replaceDataset('public_safety_power_shutoff', [
     {
       geometry: {
         type: 'LineString',
@@ -80,7 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  store.close()
+  await store.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 

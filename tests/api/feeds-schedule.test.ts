@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { feedsConfig, type FeedsConfig } from '../../src/shared/config'
 import { buildApp } from '../../src/server/app'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore } from '../../src/server/store/sqliteStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { AUTH, tempDir, testVerifier } from './testApp'
 
 // FEEDS=on: the app polls its enabled feeds by itself once ready; without it, never.
@@ -40,7 +40,7 @@ function config(): FeedsConfig {
 
 async function appWith(feeds: boolean) {
   const dataDir = tempDir('emberline-feeds-schedule-')
-  const store = openStore(dataDir, defaultCatalog())
+  const store = await openDataDirStore(dataDir, defaultCatalog())
   const app = await buildApp({
     dataDir,
     demo: false,
@@ -53,7 +53,7 @@ async function appWith(feeds: boolean) {
     store,
     async close() {
       await app.close()
-      store.close()
+      await store.close()
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
@@ -64,7 +64,7 @@ describe('scheduled polling', () => {
     const t = await appWith(true)
     try {
       await t.app.ready()
-      await expect.poll(() => t.store.info('observed_smoke').count, { timeout: 20_000 }).toBe(4)
+      await expect.poll(async () => (await t.store.info('observed_smoke')).count, { timeout: 20_000 }).toBe(4)
       expect(hits).toContain('/hms_smoke20261007.kml')
       const body = (await t.app.inject({ url: '/api/feeds', headers: AUTH })).json<{
         polling: boolean
@@ -88,7 +88,7 @@ describe('scheduled polling', () => {
       }>()
       expect(body.polling).toBe(false)
       expect(body.feeds.every((f) => f.state === 'never')).toBe(true)
-      expect(t.store.info('observed_smoke').count).toBe(0)
+      expect((await t.store.info('observed_smoke')).count).toBe(0)
     } finally {
       await t.close()
     }

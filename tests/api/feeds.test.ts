@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify'
 import { feedsConfig, type FeedsConfig } from '../../src/shared/config'
 import { buildApp } from '../../src/server/app'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { AUTH, tempDir, testVerifier } from './testApp'
 
 // A local HTTP server on 127.0.0.1 plays the public feeds; the app polls it (no internet needed).
@@ -31,7 +32,7 @@ const seen: { path: string; ifNoneMatch: string | undefined }[] = []
 let server: http.Server
 let base = ''
 let app: FastifyInstance
-let store: SqliteStore
+let store: AppStore
 let dataDir = ''
 const body = recentViirs()
 const evaluations: number[] = []
@@ -85,9 +86,9 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   dataDir = tempDir('emberline-feeds-')
-  store = openStore(dataDir, defaultCatalog())
+  store = await openDataDirStore(dataDir, defaultCatalog())
   // A distribution line through Albuquerque, near the sample's detection at -106.75367, 35.0498.
-  store.replaceDataset('distribution_lines', [
+  await store.replaceDataset('distribution_lines', [
     {
       geometry: {
         type: 'LineString',
@@ -111,7 +112,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  store.close()
+  await store.close()
   server.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
@@ -159,14 +160,14 @@ describe('live feeds end to end', () => {
   it('a poll fetches the feed: records and tiles show the new features, /api/feeds reports it, alerts are re-evaluated', async () => {
     const tile = `/api/tiles/thermal_hot_spots/mvt/${tileOf(-106.75367, 35.0498, 9)}`
     const before = await get(tile)
-    const version = store.info('thermal_hot_spots').version
+    const version = (await store.info('thermal_hot_spots')).version
     const listed = (await get('/api/feeds')).json<FeedInfoBody>().versions
     expect(listed).toMatchObject({ thermal_hot_spots: version, distribution_lines: 1 })
     const evaluated = evaluations.length
     const [r] = await app.feeds.pollOnce()
     expect(r?.ok).toBe(true)
     expect(seen.at(-1)?.path).toBe('/firms?key=test-key&bbox=-109.05,31.33,-103,37')
-    expect(store.info('thermal_hot_spots').version).toBe(version + 1)
+    expect((await store.info('thermal_hot_spots')).version).toBe(version + 1)
     const records = await get('/api/data/thermal_hot_spots/records?limit=1000')
     expect(records.json<{ total: number }>().total).toBe(227)
     const after = await get(tile)
@@ -199,15 +200,15 @@ describe('live feeds end to end', () => {
   })
 
   it('a second poll answered 304 imports nothing', async () => {
-    const version = store.info('thermal_hot_spots').version
+    const version = (await store.info('thermal_hot_spots')).version
     const [r] = await app.feeds.pollOnce()
     expect(seen.at(-1)?.ifNoneMatch).toBe('"v1"')
     expect(r).toMatchObject({ ok: true, changed: false, summary: { notModified: true } })
-    expect(store.info('thermal_hot_spots').version).toBe(version)
+    expect((await store.info('thermal_hot_spots')).version).toBe(version)
   })
 
   it('a truncated body and an HTML error page leave the old data in place and report the error', async () => {
-    const version = store.info('thermal_hot_spots').version
+    const version = (await store.info('thermal_hot_spots')).version
     for (const [m, message] of [
       ['truncated', /truncated|interrupted|closed before/],
       ['html', /not CSV/],

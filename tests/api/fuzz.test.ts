@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { filterableFields } from '../../src/server/store/catalog'
-import { createIdentityStore } from '../../src/server/store/identityStore'
 import { AUTH, seededApp, type TestApp } from './testApp'
 
 // Property-based fuzzing from outside: whatever a client sends in a query, a path parameter or a
@@ -106,11 +105,7 @@ async function send(method: string, url: string, payload?: string, headers: Reco
 async function snapshot(): Promise<string> {
   const datasets: unknown[] = []
   for (const d of t.store.catalog.datasets) datasets.push([d.id, await t.store.info(d.id)])
-  const members = (await createIdentityStore(t.store.accounts).listMembers()).map((m) => [
-    m.memberId,
-    m.email,
-    m.status,
-  ])
+  const members = (await t.store.members.listMembers()).map((m) => [m.memberId, m.email, m.status])
   return JSON.stringify({ datasets, members })
 }
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { ensureFirstMember, identitySettings } from '../../src/server/identity'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { tempDir } from './testApp'
 
 // The data server's auth hook with the identity plugin's verifier (no verifier passed to buildApp).
@@ -16,14 +17,14 @@ const tile = '/api/tiles/buildings/mvt/5/6/12'
 const s = identitySettings
 
 let app: FastifyInstance
-let store: SqliteStore
+let store: AppStore
 let dataDir: string
 
 beforeAll(async () => {
   dataDir = tempDir('emberline-identity-api-')
-  store = openStore(dataDir, defaultCatalog())
+  store = await openDataDirStore(dataDir, defaultCatalog())
   await ensureFirstMember(
-    store.accounts,
+    store,
     {
       EMBERLINE_ADMIN_EMAIL: admin.email,
       EMBERLINE_ADMIN_PASSWORD: admin.password,
@@ -37,7 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  store.close()
+  await store.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { ensureFirstMember, identitySettings } from '../../src/server/identity'
 import { createMember } from '../../src/server/identity/memberAdmin'
-import { createIdentityStore } from '../../src/server/store/identityStore'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { tempDir } from './testApp'
 
 // Member administration (issue #22 item 3) through buildApp with the bundled provider: the SDK's
@@ -18,7 +18,7 @@ const admin = { email: 'admin@emberline.test', password: 'Ember-line-Admin-Passw
 const plain = { email: 'field@emberline.test', password: 'Ember-line-Field-Passw0rd', phone: '+15055550143' }
 
 let app: FastifyInstance
-let store: SqliteStore
+let store: AppStore
 let dataDir: string
 let plainId = ''
 let adminId = ''
@@ -94,13 +94,13 @@ const api = (method: 'GET' | 'POST', url: string, token: string | null, payload?
     payload: payload ? JSON.stringify(payload) : undefined,
   })
 
-const audit = () => createIdentityStore(store.accounts).auditLog(500)
+const audit = () => store.members.auditLog(500)
 
 beforeAll(async () => {
   dataDir = tempDir('emberline-member-admin-')
-  store = openStore(dataDir, defaultCatalog())
+  store = await openDataDirStore(dataDir, defaultCatalog())
   await ensureFirstMember(
-    store.accounts,
+    store,
     {
       EMBERLINE_ADMIN_EMAIL: admin.email,
       EMBERLINE_ADMIN_PASSWORD: admin.password,
@@ -109,7 +109,7 @@ beforeAll(async () => {
     () => {},
     { dataDir },
   )
-  const members = createIdentityStore(store.accounts)
+  const members = store.members
   adminId = (await members.memberByEmail(admin.email))?.memberId ?? ''
   plainId = (await createMember(members, s, { ...plain, roles: ['stytch_member'] }, Date.now())).memberId
   app = await buildApp({ dataDir, demo: true, store })
@@ -117,7 +117,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close()
-  store.close()
+  await store.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -140,7 +140,7 @@ function endpoints(target: string, passwordId: string) {
 describe('who may administer members', () => {
   it('answers 401 to every administration endpoint signed out', async () => {
     const target = adminId
-    const pid = (await createIdentityStore(store.accounts).memberById(adminId))?.passwordId ?? ''
+    const pid = (await store.members.memberById(adminId))?.passwordId ?? ''
     for (const e of endpoints(target, pid)) {
       const res =
         e.kind === 'sdk'
@@ -152,8 +152,8 @@ describe('who may administer members', () => {
 
   it('answers 403 to a member without the admin role, and changes nothing', async () => {
     const token = await signIn(plain.email, plain.password)
-    const before = JSON.stringify(await createIdentityStore(store.accounts).listMembers())
-    const pid = (await createIdentityStore(store.accounts).memberById(adminId))?.passwordId ?? ''
+    const before = JSON.stringify(await store.members.listMembers())
+    const pid = (await store.members.memberById(adminId))?.passwordId ?? ''
     for (const e of endpoints(adminId, pid)) {
       const res =
         e.kind === 'sdk'
@@ -163,7 +163,7 @@ describe('who may administer members', () => {
       if (e.kind === 'sdk') expect(res.json()).toMatchObject({ error_type: 'unauthorized_action' })
       else expect(res.json()).toMatchObject({ error: 'forbidden' })
     }
-    expect(JSON.stringify(await createIdentityStore(store.accounts).listMembers())).toBe(before)
+    expect(JSON.stringify(await store.members.listMembers())).toBe(before)
     // The member's own session is untouched by the refusals.
     expect((await api('GET', '/api/me', token)).statusCode).toBe(200)
   })
@@ -281,7 +281,7 @@ describe('an administrator', () => {
     expect(demote.statusCode).toBe(409)
     const self = await sdk('DELETE', `/b2b/organizations/members/${adminId}`, adminToken)
     expect(self.statusCode).toBe(409)
-    expect((await createIdentityStore(store.accounts).memberById(adminId))?.roles).toContain('stytch_admin')
+    expect((await store.members.memberById(adminId))?.roles).toContain('stytch_admin')
   })
 
   it('disables a member — every session of theirs refused at once — and enables them again', async () => {
@@ -359,7 +359,7 @@ describe('an administrator', () => {
     expect((await api('GET', '/api/me', token)).statusCode).toBe(401)
     await signIn(plain.email, plain.password, '+15055550177')
     expect(outbox('sms').at(-1)?.to).toBe('+15055550177')
-    expect((await createIdentityStore(store.accounts).memberById(plainId))?.phone).toBe('+15055550177')
+    expect((await store.members.memberById(plainId))?.phone).toBe('+15055550177')
     // An administrator may also set the phone directly.
     const set = await sdk('PUT', `/b2b/organizations/members/${plainId}`, adminToken, {
       mfa_phone_number: plain.phone,
@@ -371,7 +371,7 @@ describe('an administrator', () => {
   })
 
   it('deletes a password by its id (the SDK call)', async () => {
-    const pid = (await createIdentityStore(store.accounts).memberById(plainId))?.passwordId ?? ''
+    const pid = (await store.members.memberById(plainId))?.passwordId ?? ''
     const res = await sdk('DELETE', `/b2b/organizations/members/passwords/${pid}`, adminToken)
     expect(res.statusCode, res.body).toBe(200)
     expect(dataOf(res).member).toMatchObject({ member_password_id: '' })

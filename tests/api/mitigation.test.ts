@@ -55,7 +55,7 @@ describe('GET /api/mitigation', () => {
 
   it('ranks every circuit with the default weights from config and the factor labels', async () => {
     const r = await ranking()
-    const circuits = t.store.info(settings.dataset).count
+    const circuits = (await t.store.info(settings.dataset)).count
     expect(r.count).toBe(circuits)
     expect(r.rows).toHaveLength(circuits)
     expect(r.weights).toEqual(Object.fromEntries(settings.consequence.map((c) => [c.id, c.weight])))

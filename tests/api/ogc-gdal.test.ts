@@ -111,14 +111,14 @@ describe('GDAL reads the OGC API', () => {
       `OAPIF:${base}/ogc`,
       'critical_infrastructure',
     ])
-    const points = t.store.allFeatures('critical_infrastructure').filter((f) => {
+    const points = (await t.store.allFeatures('critical_infrastructure')).filter((f) => {
       const [x, y] = Array.from(new Float64Array(f.geom.slice().buffer).subarray(3, 5))
       return (
         (x as number) >= -107 && (x as number) <= -105.5 && (y as number) >= 34.5 && (y as number) <= 35.5
       )
     })
     expect(points.length).toBeGreaterThan(0)
-    expect(points.length).toBeLessThan(t.store.info('critical_infrastructure').count)
+    expect(points.length).toBeLessThan((await t.store.info('critical_infrastructure')).count)
     expect(featureCount(info)).toBe(points.length)
   })
 })

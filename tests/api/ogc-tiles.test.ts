@@ -52,7 +52,7 @@ describe('TileJSON 3.0', () => {
         new RegExp(`^http://[^/]+/api/tiles/${source.path}/mvt/\\{z\\}/\\{x\\}/\\{y\\}$`),
       )
       expect([doc.minzoom, doc.maxzoom]).toEqual([source.minzoom, source.maxzoom])
-      const bbox = t.store.info(source.dataset).bbox
+      const bbox = (await t.store.info(source.dataset)).bbox
       if (bbox) doc.bounds.forEach((v, i) => expect(v).toBeCloseTo(bbox[i] as number, 5))
       const dataset = t.store.dataset(source.dataset)
       expect(doc.vector_layers?.[0]?.id).toBe(source.dataset)
@@ -177,7 +177,7 @@ describe('MapLibre styles from the YAML paint rules', () => {
       if (compiled.result !== 'success') continue
       const opacity = Number(paint[`${layer.type}-opacity`] ?? 1)
       const sourceLayer = (layer as { 'source-layer': string })['source-layer']
-      const features = t.store.allFeatures(sourceLayer).slice(0, 200)
+      const features = (await t.store.allFeatures(sourceLayer)).slice(0, 200)
       for (const f of features) {
         const color = compiled.value.evaluate({ zoom: 10 }, {
           type: 'Point' as never,

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appConfig, operationsConfig } from '../../src/shared/config'
-import { GridStore } from '../../src/server/store/gridStore'
 import type { PlanningRow } from '../../src/shared/operations/wireTypes'
 import { AUTH, seededApp, type TestApp } from './testApp'
 
@@ -29,7 +28,7 @@ beforeAll(async () => {
     ...shape,
     data: new Float32Array(shape.nx * shape.ny).fill(gustAt(h)),
   }))
-  new GridStore(t.store.db).replaceGrid(settings.gustGrid, hours, 'test')
+  await t.store.grids.replaceGrid(settings.gustGrid, hours, 'test')
 }, 120_000)
 
 afterAll(async () => {
@@ -42,8 +41,8 @@ async function planning(query: string): Promise<Planning> {
   return res.json<Planning>()
 }
 
-function stored(): { key: string; threshold: number; customers: number }[] {
-  return t.store.allFeatures(settings.dataset).map((f) => ({
+async function stored(): Promise<{ key: string; threshold: number; customers: number }[]> {
+  return (await t.store.allFeatures(settings.dataset)).map((f) => ({
     key: String(f.properties[settings.key]),
     threshold: Number(f.properties[settings.threshold]),
     customers: Number(f.properties[settings.customers]),
@@ -60,7 +59,7 @@ describe('GET /api/planning', () => {
   it('lists exactly the circuits whose gust exceeds the stored threshold, ranked', async () => {
     const hour = 6
     const body = await planning(`?hour=${hour}`)
-    const circuits = stored()
+    const circuits = await stored()
     const over = circuits.filter((c) => gustAt(hour) > c.threshold)
     expect(over.length).toBeGreaterThan(0)
     expect(over.length).toBeLessThan(circuits.length)
@@ -87,7 +86,7 @@ describe('GET /api/planning', () => {
     const hour = 6
     const over = await planning(`?hour=${hour}`)
     const all = await planning(`?hour=${hour}&below=true`)
-    expect(all.circuits).toHaveLength(stored().length)
+    expect(all.circuits).toHaveLength((await stored()).length)
     expect(all.count).toBe(over.count)
     const flags = all.circuits.map((c) => c.exceeds)
     expect(flags.slice(0, over.count).every(Boolean)).toBe(true)
@@ -113,12 +112,12 @@ describe('GET /api/planning', () => {
   it('a later hour with stronger gusts lists more circuits', async () => {
     const early = await planning('?hour=0')
     const late = await planning(`?hour=${settings.hours - 1}`)
-    expect(early.count).toBe(stored().filter((c) => gustAt(0) > c.threshold).length)
+    expect(early.count).toBe((await stored()).filter((c) => gustAt(0) > c.threshold).length)
     expect(late.count).toBeGreaterThan(early.count)
   })
 
   it('rejects hours outside 0..hours-1 and bad what-if thresholds with 400 naming the parameter', async () => {
-    const key = stored()[0]!.key
+    const key = (await stored())[0]!.key
     for (const [query, parameter] of [
       ['?hour=-1', 'hour'],
       [`?hour=${settings.hours}`, 'hour'],
@@ -140,7 +139,7 @@ describe('GET /api/planning', () => {
   it('what-if thresholds re-rank the list and never change the stored records', async () => {
     const hour = 6
     const gust = gustAt(hour)
-    const circuits = stored()
+    const circuits = await stored()
     const lowered = circuits.find((c) => c.threshold >= gust)!
     const raised = circuits.find((c) => c.threshold < gust)!
     const before = await planning(`?hour=${hour}`)
@@ -168,27 +167,29 @@ describe('GET /api/planning', () => {
     const byKey = new Map(records.map((r) => [r[settings.key], r[settings.threshold]]))
     expect(byKey.get(lowered.key)).toBe(lowered.threshold)
     expect(byKey.get(raised.key)).toBe(raised.threshold)
-    expect(stored()).toEqual(circuits)
+    expect(await stored()).toEqual(circuits)
     const again = await planning(`?hour=${hour}`)
     expect(again.circuits).toEqual(before.circuits)
   })
 
   it('samples the new values when the grid is replaced', async () => {
-    const grids = new GridStore(t.store.db)
-    const current = Array.from({ length: settings.hours }, (_, h) => grids.grid(settings.gustGrid, h)!)
+    const grids = t.store.grids
+    const current = await Promise.all(
+      Array.from({ length: settings.hours }, async (_, h) => (await grids.grid(settings.gustGrid, h))!),
+    )
     const stronger = current.map((g) => ({ ...g, data: new Float32Array(g.data.length).fill(99) }))
-    grids.replaceGrid(settings.gustGrid, stronger, 'test')
+    await grids.replaceGrid(settings.gustGrid, stronger, 'test')
     try {
       const body = await planning('?hour=0')
-      expect(body.count).toBe(stored().length)
+      expect(body.count).toBe((await stored()).length)
       expect(body.circuits[0]!.gust).toBe(99)
     } finally {
-      grids.replaceGrid(settings.gustGrid, current, 'test')
+      await grids.replaceGrid(settings.gustGrid, current, 'test')
     }
   })
 
   it('serves a circuit geometry for highlighting (400 bad id, 404 unknown, 401 without a session)', async () => {
-    const feature = t.store.allFeatures(settings.dataset)[0]!
+    const feature = (await t.store.allFeatures(settings.dataset))[0]!
     const url = `/api/planning/circuits/${feature.id}/geometry`
     const res = await t.app.inject({ url, headers: AUTH })
     expect(res.statusCode).toBe(200)

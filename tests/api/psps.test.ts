@@ -48,7 +48,7 @@ describe('GET /api/psps/event', () => {
 
   it('answers one row per circuit of the dataset with the configured columns', async () => {
     const body = await event()
-    const features = t.store.allFeatures(settings.dataset)
+    const features = await t.store.allFeatures(settings.dataset)
     expect(body.count).toBe(features.length)
     expect(body.rows.map((r) => r.id)).toEqual(features.map((f) => f.id))
     expect(body.columns.map((c) => c.field)).toEqual(settings.columns.map((c) => c.field))
@@ -65,7 +65,7 @@ describe('GET /api/psps/event', () => {
 
   it('the window spans the earliest start and the latest end over the circuits', async () => {
     const body = await event()
-    const features = t.store.allFeatures(settings.dataset)
+    const features = await t.store.allFeatures(settings.dataset)
     const starts = features.map((f) => Date.parse(String(f.properties[settings.windowStart])))
     const ends = features.map((f) => Date.parse(String(f.properties[settings.windowEnd])))
     expect(Date.parse(body.window.start!)).toBe(Math.min(...starts))
@@ -149,7 +149,7 @@ describe('GET /api/psps/event', () => {
 
   it('follows a replaced dataset (recomputed on the new version)', async () => {
     const before = await event()
-    const features = t.store.allFeatures(settings.dataset)
+    const features = await t.store.allFeatures(settings.dataset)
     const kept = features.slice(0, 2).map((f) => ({
       geometry: {
         type: 'LineString' as const,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore } from '../../src/server/store/sqliteStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { tempDir, testApp, testVerifier, type TestApp } from './testApp'
 
 // GET /api/ready, the load balancers' readiness probe: public, 200 only while the server takes
@@ -15,7 +15,7 @@ afterEach(async () => {
 
 async function app(probe?: () => Promise<unknown>): Promise<TestApp> {
   const dataDir = tempDir()
-  const store = openStore(dataDir, defaultCatalog())
+  const store = await openDataDirStore(dataDir, defaultCatalog())
   const built = await buildApp({ dataDir, demo: false, store, verifier: testVerifier, cluster: { probe } })
   started = testApp(built, store, dataDir)
   return started

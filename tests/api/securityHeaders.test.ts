@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { seedDemo } from '../../src/demo/seedDemo'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { AUTH, tempDir, testVerifier } from './testApp'
 
 const INLINE = "(function(){document.documentElement.dataset.preload='1'})()"
@@ -15,7 +16,7 @@ const INDEX = `<!doctype html><html><head><script type="module" src="/assets/app
 
 let dataDir: string
 let staticDir: string
-let store: SqliteStore
+let store: AppStore
 let app: FastifyInstance
 
 async function appWith(options: { sourceMaps?: boolean; trustProxy?: boolean } = {}) {
@@ -29,14 +30,14 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX)
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)\n')
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js.map'), '{"version":3,"sources":["secret.ts"]}')
-  store = openStore(dataDir, defaultCatalog())
+  store = await openDataDirStore(dataDir, defaultCatalog())
   await seedDemo(store, { buildings: 100, steps: [] })
   app = await appWith()
 }, 120_000)
 
 afterAll(async () => {
   await app.close()
-  store.close()
+  await store.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 

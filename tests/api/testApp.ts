@@ -6,7 +6,8 @@ import { buildApp } from '../../src/server/app'
 import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
 import { seedDemo } from '../../src/demo/seedDemo'
 import { defaultCatalog, type Catalog } from '../../src/server/store/catalog'
-import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 
 export const TEST_TOKEN = 'test-session-token'
 export const AUTH = { authorization: `Bearer ${TEST_TOKEN}` }
@@ -31,20 +32,20 @@ export function tempDir(prefix = 'emberline-api-'): string {
 
 export interface TestApp {
   app: FastifyInstance
-  store: SqliteStore
+  store: AppStore
   dataDir: string
   close(): Promise<void>
 }
 
 /** The app over a store in a temp DATA_DIR; close() stops the app and removes the directory. */
-export function testApp(app: FastifyInstance, store: SqliteStore, dataDir: string): TestApp {
+export function testApp(app: FastifyInstance, store: AppStore, dataDir: string): TestApp {
   return {
     app,
     store,
     dataDir,
     async close() {
       await app.close()
-      store.close()
+      await store.close()
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
@@ -55,7 +56,7 @@ export async function seededApp(
   options: { buildings?: number; demo?: boolean; catalog?: Catalog } = {},
 ): Promise<TestApp> {
   const dataDir = tempDir()
-  const store = openStore(dataDir, options.catalog ?? defaultCatalog())
+  const store = await openDataDirStore(dataDir, options.catalog ?? defaultCatalog())
   await seedDemo(store, { buildings: options.buildings ?? 2000, steps: [] })
   const app = await buildApp({ dataDir, demo: options.demo ?? true, store, verifier: testVerifier })
   return testApp(app, store, dataDir)
@@ -77,7 +78,7 @@ export async function appAsStarted(buildings: number): Promise<TestApp> {
   fs.mkdirSync(path.join(staticDir, 'assets'), { recursive: true })
   fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Emberline</title>')
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)')
-  const store = openStore(dataDir, defaultCatalog())
+  const store = await openDataDirStore(dataDir, defaultCatalog())
   await seedDemo(store, { buildings, steps: [] })
   const app = await buildApp({ dataDir, demo: true, store, staticDir })
   await app.ready()

@@ -35,8 +35,8 @@ function decode(body: Buffer): VectorTile {
 }
 
 /** A feature's centre-ish position: the first vertex of the dataset's first stored feature. */
-function firstPoint(datasetId: string): [number, number] {
-  const rec = t.store.records(datasetId, [], 1, 0).records[0]
+async function firstPoint(datasetId: string): Promise<[number, number]> {
+  const rec = (await t.store.records(datasetId, [], 1, 0)).records[0]
   const bbox = rec?.bbox as number[]
   return [((bbox[0] as number) + (bbox[2] as number)) / 2, ((bbox[1] as number) + (bbox[3] as number)) / 2]
 }
@@ -48,7 +48,7 @@ describe('vector tiles', () => {
     for (const source of vectorSources) {
       const dataset = layersConfig.datasets.find((d) => d.id === source.dataset)
       if (!dataset || !('minzoom' in source)) continue
-      const [lon, lat] = firstPoint(dataset.id)
+      const [lon, lat] = await firstPoint(dataset.id)
       const z = Math.min(Math.max(source.minzoom, 12), source.maxzoom)
       const path = 'demoPath' in source && source.demoPath ? source.demoPath : source.path
       const res = await tile(path, tileOf(lon, lat, z))
@@ -83,7 +83,7 @@ describe('vector tiles', () => {
   })
 
   it('keeps every attribute of the PSPS lines that styling and popups read', async () => {
-    const [lon, lat] = firstPoint('public_safety_power_shutoff')
+    const [lon, lat] = await firstPoint('public_safety_power_shutoff')
     const res = await tile('public_safety_power_shutoff/next_psps_lines', tileOf(lon, lat, 12))
     const f = decode(res.rawPayload).layers.public_safety_power_shutoff?.feature(0)
     for (const key of [
@@ -99,7 +99,7 @@ describe('vector tiles', () => {
   })
 
   it('gzips when asked, with ETag and Cache-Control; a matching If-None-Match answers 304', async () => {
-    const [lon, lat] = firstPoint('buildings')
+    const [lon, lat] = await firstPoint('buildings')
     const xyz = tileOf(lon, lat, 14)
     const res = await tile('buildings', xyz, { ...AUTH, 'accept-encoding': 'gzip, deflate' })
     expect(res.statusCode).toBe(200)
@@ -114,7 +114,7 @@ describe('vector tiles', () => {
   })
 
   it('keeps full footprints of a sparse layer', async () => {
-    const [lon, lat] = firstPoint('buildings')
+    const [lon, lat] = await firstPoint('buildings')
     // 3000 buildings are below the default density threshold: footprints at every zoom.
     const res = await tile('buildings', tileOf(lon, lat, 10))
     const layer = decode(res.rawPayload).layers.buildings
@@ -133,7 +133,7 @@ describe('vector tiles', () => {
     }
     const other = await seededApp({ buildings: 3000, catalog })
     try {
-      const [lon, lat] = firstPoint('buildings')
+      const [lon, lat] = await firstPoint('buildings')
       const low = await other.app.inject({
         url: `/api/tiles/buildings/mvt/${tileOf(lon, lat, 10).join('/')}`,
         headers: AUTH,
@@ -188,7 +188,7 @@ describe('vector tiles', () => {
   })
 
   it('needs a session: bearer header or the SDK session cookie', async () => {
-    const [lon, lat] = firstPoint('buildings')
+    const [lon, lat] = await firstPoint('buildings')
     const xyz = tileOf(lon, lat, 14)
     expect((await tile('buildings', xyz, {})).statusCode).toBe(401)
     expect((await tile('buildings', xyz, { cookie: 'stytch_session=wrong' })).statusCode).toBe(401)
