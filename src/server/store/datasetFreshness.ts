@@ -34,6 +34,15 @@ export function datasetFreshness(db: Database.Database, def: DatasetDef): Datase
       .get()
     if (typeof value === 'string' && value !== '') newest = { field: dateField, value }
   }
+  return freshnessOf(def, row, newest)
+}
+
+/** The `datasets` row of a dataset as its freshness (both stores). */
+export function freshnessOf(
+  def: DatasetDef,
+  row: { version: number; feature_count: number; updated_at: string | null } | undefined,
+  newest: DatasetFreshness['newest'],
+): DatasetFreshness {
   return {
     id: def.id,
     title: def.title ?? def.id,

@@ -20,7 +20,8 @@ export interface GridSummary {
   source: string
 }
 
-interface GridRow {
+/** A `grids` row as read (both stores). */
+export interface GridRow {
   nx: number
   ny: number
   west: number

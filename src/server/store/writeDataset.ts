@@ -121,12 +121,70 @@ export function replaceDataset(
 /** Rows per write transaction while a replacement fills its staging table (a multiple of BATCH). */
 const COMMIT_EVERY = BATCH * 800
 
-interface Filled {
-  n: number
-  box: number[]
-  centerX: number[]
-  centerY: number[]
-  index: ColumnIndexBuilder
+/**
+ * What a replacement learns from its rows as they go by (both stores): the count, the bbox of the
+ * located rows and — unless the import worker computed them (`precomputed`) — the records column
+ * index and the centres the aggregate cells are counted from.
+ */
+export class RowTally {
+  n = 0
+  readonly box = [Infinity, Infinity, -Infinity, -Infinity]
+  private readonly centerX: number[] = []
+  private readonly centerY: number[] = []
+  private readonly index: ColumnIndexBuilder
+  private readonly indexAt: number[]
+  private readonly picked: unknown[]
+
+  constructor(
+    d: DatasetDef,
+    private readonly options: ReplaceOptions,
+  ) {
+    const indexFields = options.indexFields ?? []
+    this.index = new ColumnIndexBuilder(indexFields)
+    this.indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
+    this.picked = new Array<unknown>(indexFields.length)
+  }
+
+  /** Counts one row; answers its id (1, 2, …). */
+  add(g: EncodedRow): number {
+    const n = ++this.n
+    const { box } = this
+    const located = !Number.isNaN(g.minx)
+    // A record only (no geometry) is in the column index (records API), not in the bbox or the cells.
+    if (located) {
+      if (g.minx < (box[0] as number)) box[0] = g.minx
+      if (g.miny < (box[1] as number)) box[1] = g.miny
+      if (g.maxx > (box[2] as number)) box[2] = g.maxx
+      if (g.maxy > (box[3] as number)) box[3] = g.maxy
+    }
+    if (!this.options.precomputed) {
+      for (let j = 0; j < this.indexAt.length; j++) this.picked[j] = g.values[this.indexAt[j] as number]
+      this.index.add(n, this.picked)
+      if (located) {
+        this.centerX.push(mercX((g.minx + g.maxx) / 2))
+        this.centerY.push(mercY((g.miny + g.maxy) / 2))
+      }
+    }
+    if (this.options.onProgress && n % 10000 === 0) this.options.onProgress(n)
+    return n
+  }
+
+  /** The bbox of the located rows, or null when none has a geometry. */
+  get bbox(): [number, number, number, number] | null {
+    const [x0, y0, x1, y1] = this.box as [number, number, number, number]
+    return Number.isFinite(x0) ? [x0, y0, x1, y1] : null
+  }
+
+  /** The aggregate cells and column index of the rows (checked against the row count). */
+  extras(): { cells: ZoomCells[]; index: ColumnIndex } {
+    const { precomputed, aggZooms } = this.options
+    const out = precomputed
+      ? precomputed()
+      : { cells: countCells(this.centerX, this.centerY, aggZooms), index: this.index.build() }
+    if (out.index.ids.length !== this.n)
+      throw new Error(`column index has ${out.index.ids.length} rows, expected ${this.n}`)
+    return out
+  }
 }
 
 /**
@@ -169,7 +227,7 @@ export function replaceDatasetRows(
   }
 }
 
-/** Inserts the rows into `table` (multi-row INSERTs), computing bbox, centres and column index. */
+/** Inserts the rows into `table` (multi-row INSERTs), tallying bbox, centres and column index. */
 function fillTable(
   db: Database.Database,
   d: DatasetDef,
@@ -177,70 +235,34 @@ function fillTable(
   rows: Iterable<EncodedRow>,
   options: ReplaceOptions,
   commit: (() => void) | null,
-): Filled {
-  const { onProgress, precomputed } = options
-  const indexFields = options.indexFields ?? []
+): RowTally {
   const cols = d.fields.map((f) => fieldColumn(f.name))
   const width = 7 + cols.length
   const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`
-  const indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
   const sql = `INSERT INTO ${table} (id, minx, miny, maxx, maxy, size, geom${cols.map((c) => ', ' + c).join('')}) VALUES `
   const insertMany = db.prepare(sql + Array.from({ length: BATCH }, () => tuple).join(', '))
   const insertOne = db.prepare(sql + tuple)
   const pending: unknown[] = []
-  const filled: Filled = {
-    n: 0,
-    box: [Infinity, Infinity, -Infinity, -Infinity],
-    centerX: [],
-    centerY: [],
-    index: new ColumnIndexBuilder(indexFields),
-  }
-  const { box, centerX, centerY, index } = filled
-  const picked: unknown[] = new Array<unknown>(indexFields.length)
+  const tally = new RowTally(d, options)
   for (const g of rows) {
-    const values = g.values
-    const n = ++filled.n
-    const located = !Number.isNaN(g.minx)
-    if (located) pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
+    const n = tally.add(g)
+    if (!Number.isNaN(g.minx)) pending.push(n, g.minx, g.miny, g.maxx, g.maxy, g.size, g.blob)
     else pending.push(n, null, null, null, null, null, g.blob)
-    for (const v of values) pending.push(v)
+    for (const v of g.values) pending.push(v)
     if (pending.length === width * BATCH) {
       insertMany.run(pending)
       pending.length = 0
     }
-    // A record only (no geometry) is in the column index (records API), not in the bbox or the cells.
-    if (located) {
-      if (g.minx < (box[0] as number)) box[0] = g.minx
-      if (g.miny < (box[1] as number)) box[1] = g.miny
-      if (g.maxx > (box[2] as number)) box[2] = g.maxx
-      if (g.maxy > (box[3] as number)) box[3] = g.maxy
-    }
-    if (!precomputed) {
-      for (let j = 0; j < indexAt.length; j++) picked[j] = values[indexAt[j] as number]
-      index.add(n, picked)
-      if (located) {
-        centerX.push(mercX((g.minx + g.maxx) / 2))
-        centerY.push(mercY((g.miny + g.maxy) / 2))
-      }
-    }
-    if (onProgress && n % 10000 === 0) onProgress(n)
     if (commit && n % COMMIT_EVERY === 0 && pending.length === 0) commit()
   }
   for (let i = 0; i < pending.length; i += width) insertOne.run(pending.slice(i, i + width))
-  return filled
+  return tally
 }
 
 /** Cells, version, count, bbox and column index of the rows just written (caller's transaction). */
-function finish(db: Database.Database, d: DatasetDef, filled: Filled, options: ReplaceOptions): number {
-  const { aggZooms, onProgress, precomputed } = options
-  const indexFields = options.indexFields ?? []
-  const { n, box } = filled
-  const located = Number.isFinite(box[0]) // some row has a geometry
-  const extras = precomputed
-    ? precomputed()
-    : { cells: countCells(filled.centerX, filled.centerY, aggZooms), index: filled.index.build() }
-  if (extras.index.ids.length !== n)
-    throw new Error(`column index has ${extras.index.ids.length} rows, expected ${n}`)
+function finish(db: Database.Database, d: DatasetDef, tally: RowTally, options: ReplaceOptions): number {
+  const { n, bbox } = tally
+  const extras = tally.extras()
   writeCells(db, d.id, extras.cells)
   const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0) + 1
   db.prepare(
@@ -249,16 +271,16 @@ function finish(db: Database.Database, d: DatasetDef, filled: Filled, options: R
   ).run(
     version,
     n,
-    located ? box[0] : null,
-    located ? box[1] : null,
-    located ? box[2] : null,
-    located ? box[3] : null,
-    aggZooms.join(','),
+    bbox?.[0] ?? null,
+    bbox?.[1] ?? null,
+    bbox?.[2] ?? null,
+    bbox?.[3] ?? null,
+    options.aggZooms.join(','),
     new Date().toISOString(),
     d.id,
   )
-  persistColumnIndex(db, d.id, version, extras.index, indexFields)
-  onProgress?.(n)
+  persistColumnIndex(db, d.id, version, extras.index, options.indexFields ?? [])
+  options.onProgress?.(n)
   return n
 }
 

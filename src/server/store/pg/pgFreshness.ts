@@ -1,5 +1,5 @@
 import type { DatasetDef } from '../catalog'
-import type { DatasetFreshness } from '../datasetFreshness'
+import { freshnessOf, type DatasetFreshness } from '../datasetFreshness'
 import { fieldColumn, tableNames } from '../datasetTables'
 import type { PgDatabase } from './pgDatabase'
 
@@ -18,12 +18,5 @@ export async function pgDatasetFreshness(db: PgDatabase, def: DatasetDef): Promi
     )
     if (typeof got?.v === 'string' && got.v !== '') newest = { field: dateField, value: got.v }
   }
-  return {
-    id: def.id,
-    title: def.title ?? def.id,
-    version: row?.version ?? 0,
-    count: row?.feature_count ?? 0,
-    updatedAt: row?.updated_at ?? null,
-    newest,
-  }
+  return freshnessOf(def, row, newest)
 }

@@ -1,18 +1,7 @@
 import type { GridStorage } from '../AppStore'
 import type { GridRaster } from '../../grids/gridRaster'
-import { gridVersion, type GridSummary, type StoredGrid } from '../gridStore'
+import { gridVersion, type GridRow, type GridSummary, type StoredGrid } from '../gridStore'
 import type { PgDatabase } from './pgDatabase'
-
-interface GridRow {
-  nx: number
-  ny: number
-  west: number
-  south: number
-  east: number
-  north: number
-  data: Buffer
-  version: string
-}
 
 /** Gridded fields in PostgreSQL (`grids`, `grid_meta`; migration data/002): the SQLite GridStore's answers. */
 export class PgGridStore implements GridStorage {

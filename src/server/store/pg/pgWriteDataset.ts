@@ -4,10 +4,10 @@ import { from as copyFrom } from 'pg-copy-streams'
 import { countCells, CELL_BITS, type ZoomCells } from '../aggregateCells'
 import type { DatasetDef } from '../catalog'
 import type { ColumnIndex } from '../columnIndex'
-import { ColumnIndexBuilder, columnIndexRows } from '../columnIndexStore'
+import { columnIndexRows } from '../columnIndexStore'
 import { fieldColumn, tableNames } from '../datasetTables'
 import { mercX, mercY } from '../geometryCodec'
-import type { EncodedRow, ReplaceOptions } from '../writeDataset'
+import { RowTally, type EncodedRow, type ReplaceOptions } from '../writeDataset'
 import { blobToEwkb } from './ewkb'
 import { CopyBinaryWriter } from './copyBinary'
 import { createPgStagingTable, FIXED_COLUMNS, swapInPgStaging } from './pgDatasetTables'
@@ -16,65 +16,33 @@ import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
 /** The channel every server listens on: `{ id, version }` of a dataset replaced (sent at commit). */
 export const DATASET_CHANNEL = 'emberline_dataset'
 
-interface Filled {
-  n: number
-  box: number[]
-  centerX: number[]
-  centerY: number[]
-  index: ColumnIndexBuilder
-}
-
 /** Bytes per COPY chunk handed to the connection. */
 const CHUNK_BYTES = 256 * 1024
 
-/** The rows in binary COPY format (chunks of about CHUNK_BYTES), computing bbox, centres and column index on the way. */
+/** The rows in binary COPY format (chunks of about CHUNK_BYTES), tallied on the way. */
 async function* copyChunks(
   d: DatasetDef,
   rows: Iterable<EncodedRow> | AsyncIterable<EncodedRow>,
-  options: ReplaceOptions,
-  filled: Filled,
+  tally: RowTally,
 ): AsyncGenerator<Buffer> {
-  const { onProgress, precomputed } = options
-  const indexFields = options.indexFields ?? []
-  const indexAt = indexFields.map((f) => d.fields.findIndex((x) => x.name === f.name))
   const numeric = d.fields.map((f) => f.type === 'number')
   const width = FIXED_COLUMNS.length + d.fields.length
-  const picked: unknown[] = new Array<unknown>(indexFields.length)
-  const { box, centerX, centerY, index } = filled
   const w = new CopyBinaryWriter()
   for await (const g of rows) {
-    const n = ++filled.n
-    const located = !Number.isNaN(g.minx)
     w.row(width)
-    w.int4(n)
+    w.int4(tally.add(g))
     w.float8(g.minx)
     w.float8(g.miny)
     w.float8(g.maxx)
     w.float8(g.maxy)
     w.float8(g.size)
     w.bytes(g.blob)
-    w.bytes(located ? blobToEwkb(g.blob, d.geometry) : null)
+    w.bytes(Number.isNaN(g.minx) ? null : blobToEwkb(g.blob, d.geometry))
     g.values.forEach((v, j) => {
       if (v === null) w.null()
       else if (numeric[j]) w.float8(Number(v))
       else w.text(String(v))
     })
-    // A record only (no geometry) is in the column index (records API), not in the bbox or the cells.
-    if (located) {
-      if (g.minx < (box[0] as number)) box[0] = g.minx
-      if (g.miny < (box[1] as number)) box[1] = g.miny
-      if (g.maxx > (box[2] as number)) box[2] = g.maxx
-      if (g.maxy > (box[3] as number)) box[3] = g.maxy
-    }
-    if (!precomputed) {
-      for (let j = 0; j < indexAt.length; j++) picked[j] = g.values[indexAt[j] as number]
-      index.add(n, picked)
-      if (located) {
-        centerX.push(mercX((g.minx + g.maxx) / 2))
-        centerY.push(mercY((g.miny + g.maxy) / 2))
-      }
-    }
-    if (onProgress && n % 10000 === 0) onProgress(n)
     if (w.size >= CHUNK_BYTES) yield w.take()
   }
   w.end()
@@ -142,20 +110,14 @@ export async function pgReplaceDatasetRows(
   return db.tx(async () => {
     await db.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ADVISORY_LOCK_SPACE, `dataset:${d.id}`])
     const staging = await createPgStagingTable(db, d)
-    const filled: Filled = {
-      n: 0,
-      box: [Infinity, Infinity, -Infinity, -Infinity],
-      centerX: [],
-      centerY: [],
-      index: new ColumnIndexBuilder(options.indexFields ?? []),
-    }
+    const tally = new RowTally(d, options)
     const columns = [...FIXED_COLUMNS, ...d.fields.map((f) => fieldColumn(f.name))].join(', ')
     await db.withClient(async (client) => {
       const copy = client.query(copyFrom(`COPY ${staging} (${columns}) FROM STDIN (FORMAT binary)`))
-      await pipeline(Readable.from(copyChunks(d, rows, options, filled)), copy)
+      await pipeline(Readable.from(copyChunks(d, rows, tally)), copy)
     })
     await swapInPgStaging(db, d)
-    return finish(db, d, filled, options)
+    return finish(db, d, tally, options)
   })
 }
 
@@ -163,17 +125,11 @@ export async function pgReplaceDatasetRows(
 async function finish(
   db: PgDatabase,
   d: DatasetDef,
-  filled: Filled,
+  tally: RowTally,
   options: ReplaceOptions,
 ): Promise<{ n: number; version: number }> {
-  const { aggZooms, onProgress, precomputed } = options
-  const { n, box } = filled
-  const located = Number.isFinite(box[0])
-  const extras = precomputed
-    ? precomputed()
-    : { cells: countCells(filled.centerX, filled.centerY, aggZooms), index: filled.index.build() }
-  if (extras.index.ids.length !== n)
-    throw new Error(`column index has ${extras.index.ids.length} rows, expected ${n}`)
+  const { n, bbox } = tally
+  const extras = tally.extras()
   await writePgCells(db, d.id, extras.cells)
   await db.run('INSERT INTO datasets (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [d.id])
   const row = await db.one<{ version: number }>(
@@ -182,18 +138,18 @@ async function finish(
     [
       d.id,
       n,
-      located ? box[0] : null,
-      located ? box[1] : null,
-      located ? box[2] : null,
-      located ? box[3] : null,
-      aggZooms.join(','),
+      bbox?.[0] ?? null,
+      bbox?.[1] ?? null,
+      bbox?.[2] ?? null,
+      bbox?.[3] ?? null,
+      options.aggZooms.join(','),
       new Date().toISOString(),
     ],
   )
   const version = row?.version ?? 0
   await persistPgColumnIndex(db, d.id, version, extras.index, options.indexFields)
   await db.run('SELECT pg_notify($1, $2)', [DATASET_CHANNEL, JSON.stringify({ id: d.id, version })])
-  onProgress?.(n)
+  options.onProgress?.(n)
   return { n, version }
 }
 
