@@ -123,7 +123,7 @@ export function decodeParts(blob: Uint8Array): Parts {
   const a =
     blob.byteOffset % 8 === 0
       ? new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength / 8)
-      : new Float64Array(blob.slice().buffer)
+      : new Float64Array(new Uint8Array(blob).buffer) // a copy: Buffer#slice would be a view
   let k = 0
   const nParts = a[k++] as number
   const parts: Parts = []

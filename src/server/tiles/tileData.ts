@@ -72,7 +72,7 @@ class Grow<T extends Float64Array | Uint32Array | Uint8Array | Float32Array> {
 function f64(blob: Uint8Array): Float64Array {
   return blob.byteOffset % 8 === 0
     ? new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength >> 3)
-    : new Float64Array(blob.slice().buffer)
+    : new Float64Array(new Uint8Array(blob).buffer) // a copy: Buffer#slice would be a view
 }
 
 /** Rows read between two turns of the event loop by `buildTileDataYielding` (about 20-40 ms of work). */

@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { defaultCatalog } from '../store/catalog'
+import { decodeParts } from '../store/geometryCodec'
 import { openStore } from '../store/sqliteStore'
 import type { FeatureInput } from '../store/Store'
 import { buildTileData, buildTileDataYielding } from './tileData'
@@ -56,6 +57,24 @@ describe('buildTileDataYielding', () => {
     expect(turns).toBeGreaterThan(20)
     expect(sliced.n).toBe(250)
     expect(sliced).toEqual(once)
+  })
+
+  it('reads geometry blobs at any byte offset (a Buffer view into a larger pool, as drivers hand out)', () => {
+    const d = store.dataset('buildings')
+    if (!d) throw new Error('no buildings dataset')
+    store.replaceDataset(
+      'buildings',
+      Array.from({ length: 30 }, (_, i) => square(i)),
+    )
+    const rows = [...store.tileRows('buildings').rows]
+    const shifted = rows.map((row) => {
+      const geom = row[2] as Uint8Array
+      const view = Buffer.concat([Buffer.alloc(3), geom]).subarray(3)
+      return [row[0], row[1], view, ...row.slice(3)]
+    })
+    const base = { version: 1, count: rows.length, bbox: null }
+    expect(buildTileData(d, { ...base, rows: shifted })).toEqual(buildTileData(d, { ...base, rows }))
+    expect(decodeParts(shifted[0]?.[2] as Uint8Array)).toEqual(decodeParts(rows[0]?.[2] as Uint8Array))
   })
 
   it('reads no row beyond the count and leaves the connection free for writes', async () => {
