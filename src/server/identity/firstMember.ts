@@ -10,13 +10,27 @@ export interface FirstMemberEnv {
   EMBERLINE_ADMIN_PHONE?: string
 }
 
+/**
+ * Runs `create`; when it fails because another server starting at the same time created the
+ * member first (`exists` now holds: the insert met the unique e-mail), answers null instead.
+ */
+async function unlessCreatedElsewhere<T>(create: () => Promise<T>, exists: () => Promise<boolean>) {
+  try {
+    return await create()
+  } catch (err) {
+    if (await exists()) return null
+    throw err
+  }
+}
+
 /** The phone number of the generated demo member (a 555 number: SMS codes only reach the outbox). */
 export const DEMO_PHONE = '+15055550123'
 
 /**
  * First start: creates the member named by EMBERLINE_ADMIN_EMAIL / _PASSWORD / _PHONE when it
  * does not exist yet; with no such variables and no members at all, creates a demo member and
- * prints its e-mail and generated password once. Returns the created e-mail, or null.
+ * prints its e-mail and generated password once. Returns the created e-mail, or null (also on
+ * the server that lost the race when several start together on an empty database).
  */
 export async function ensureFirstMember(
   db: AccountsSource,
@@ -33,18 +47,19 @@ export async function ensureFirstMember(
     if (await members.memberByEmail(env.EMBERLINE_ADMIN_EMAIL)) return null
     if (!env.EMBERLINE_ADMIN_PASSWORD)
       throw new Error('EMBERLINE_ADMIN_EMAIL is set but EMBERLINE_ADMIN_PASSWORD is not')
-    const member = await createMember(
-      members,
-      settings,
-      {
-        email: env.EMBERLINE_ADMIN_EMAIL,
-        password: env.EMBERLINE_ADMIN_PASSWORD,
-        phone: env.EMBERLINE_ADMIN_PHONE || null,
-        roles,
-        trustedPassword: true,
-      },
-      now,
+    const email = env.EMBERLINE_ADMIN_EMAIL
+    const input = {
+      email,
+      password: env.EMBERLINE_ADMIN_PASSWORD,
+      phone: env.EMBERLINE_ADMIN_PHONE || null,
+      roles,
+      trustedPassword: true,
+    }
+    const member = await unlessCreatedElsewhere(
+      () => createMember(members, settings, input, now),
+      async () => (await members.memberByEmail(email)) !== null,
     )
+    if (!member) return null
     print(
       `[identity] Created member ${member.email} from EMBERLINE_ADMIN_EMAIL (roles: ${roles.join(', ')}).`,
     )
@@ -54,18 +69,18 @@ export async function ensureFirstMember(
   }
   if ((await members.countMembers()) > 0) return null
   const password = newToken(12)
-  const member = await createMember(
-    members,
-    settings,
-    {
-      email: `operator@${settings.organizationSlug}.example`,
-      name: 'Demo operator',
-      phone: DEMO_PHONE,
-      password,
-      roles,
-    },
-    now,
+  const demo = {
+    email: `operator@${settings.organizationSlug}.example`,
+    name: 'Demo operator',
+    phone: DEMO_PHONE,
+    password,
+    roles,
+  }
+  const member = await unlessCreatedElsewhere(
+    () => createMember(members, settings, demo, now),
+    async () => (await members.memberByEmail(demo.email)) !== null,
   )
+  if (!member) return null
   print('[identity] ------------------------------------------------------------------')
   print(`[identity] Demo member created. E-mail: ${member.email}  Password: ${password}`)
   print('[identity] This password is shown only once (change it: npm run users -- reset-password).')

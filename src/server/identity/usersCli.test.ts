@@ -95,6 +95,16 @@ describe('first start', () => {
     expect((await createIdentityStore(db).memberByEmail('boss@x.test'))?.roles).toContain('stytch_admin')
   })
 
+  it('creates the member once when two servers start together on an empty database', async () => {
+    const env = { EMBERLINE_ADMIN_EMAIL: 'boss@x.test', EMBERLINE_ADMIN_PASSWORD: 'pw' }
+    const start = () => ensureFirstMember(db, env, (l) => out.push(l), { dataDir: '/tmp/x' })
+    expect((await Promise.all([start(), start()])).sort()).toEqual(['boss@x.test', null])
+    const demo = () => ensureFirstMember(db, {}, (l) => out.push(l), { dataDir: '/tmp/x' })
+    db.exec('DELETE FROM identity_members')
+    expect((await Promise.all([demo(), demo()])).filter(Boolean)).toHaveLength(1)
+    expect(await createIdentityStore(db).countMembers()).toBe(1)
+  })
+
   it('otherwise creates a demo member and prints its password and the outbox path once', async () => {
     const email = await ensureFirstMember(db, {}, (l) => out.push(l), { dataDir: '/tmp/x' })
     const text = out.join('\n')
