@@ -3,7 +3,8 @@ import { catalogFrom } from '../catalog'
 import type { FeatureInput } from '../Store'
 import { openPgStore, type PgStore } from './pgStore'
 import { DATASET_CHANNEL } from './pgWriteDataset'
-import { decodeParts, partsToGeometry } from '../geometryCodec'
+import { decodeParts, encodeGeometry, partsToGeometry } from '../geometryCodec'
+import { encodeFeature } from '../writeDataset'
 import { buildings, fixtureCatalog, sites, wires } from './storeFixture'
 import { testPg, type TestPg } from './testing/pgTestDatabase'
 
@@ -137,5 +138,33 @@ describe('PgStore on one database with several servers', () => {
         expect(JSON.parse(r.json ?? 'null')).toEqual(partsToGeometry(decodeParts(r.geom), d.geometry))
       }
     }
+  })
+  it('keeps the old data when PostgreSQL itself refuses a row of the COPY', async () => {
+    const d = fixtureCatalog.datasets.find((x) => x.id === 'bldg')
+    if (!d) throw new Error('fixture')
+    await a.replaceDataset('bldg', buildings(30))
+    const before = await a.info('bldg')
+    // A polygon ring of two positions: encoded as given, refused by PostGIS inside the COPY.
+    const good = [...buildings(1000, 5)].map((f) => encodeFeature(d, f))
+    const bad = encodeGeometry(
+      [
+        [
+          [
+            [-106, 35],
+            [-105.9, 35],
+          ],
+        ],
+      ],
+      'polygon',
+    )
+    const rows = [...good, { ...bad, values: [null, null, null] }]
+    await expect(
+      a.importEncodedRows(d, rows, { aggZooms: a.aggregateZooms('bldg'), indexFields: [] }),
+    ).rejects.toThrow(/point|ring/i)
+    expect(await a.info('bldg')).toEqual(before)
+    expect((await a.records('bldg', [], 100, 0)).total).toBe(30)
+    expect(await t.db.query(`SELECT to_regclass('ds_bldg__staging') AS t`)).toEqual([{ t: null }])
+    // The pool's connections are usable again.
+    expect(await a.replaceDataset('bldg', buildings(10))).toBe(10)
   })
 })
