@@ -141,7 +141,7 @@ export class PgStore implements AppStore {
     if (entry?.info && now - entry.at < INFO_TTL_MS) return entry.info
     if (entry?.pending) return entry.pending
     const generation = this.generation
-    const next: InfoEntry = { at: now, info: entry?.info ?? null, pending: null }
+    const next: InfoEntry = { at: now, info: null, pending: null }
     next.pending = this.readInfo(id).then(
       (info) => {
         if (this.infoCache.get(id) === next) {
