@@ -21,8 +21,12 @@ interface RuleResult {
 
 const MINUTE_MS = 60_000
 
-/** Called after every evaluation (alert delivery hooks on here); must not throw. */
-export type EvaluationListener = (evaluation: AlertsEvaluation) => void
+/**
+ * Called after every evaluation (alert delivery hooks on here); must not throw or reject. The
+ * evaluation resolves once every listener has — a promise a listener answers is awaited (alert
+ * delivery: until it recorded the evaluation).
+ */
+export type EvaluationListener = (evaluation: AlertsEvaluation) => unknown
 
 /**
  * Evaluates the configured rules against the store. Decoded datasets are kept per dataset
@@ -55,7 +59,7 @@ export class AlertsEngine {
     const rank = (a: Alert) => this.severityRank.get(a.severity) ?? Number.MAX_SAFE_INTEGER
     alerts.sort((a, b) => rank(a) - rank(b) || b.time.localeCompare(a.time) || a.id.localeCompare(b.id))
     const evaluation = { alerts, counts, evaluatedAt: new Date(now).toISOString() }
-    for (const listener of this.listeners) listener(evaluation)
+    for (const listener of this.listeners) await listener(evaluation)
     return evaluation
   }
 

@@ -27,11 +27,12 @@ export async function deliveryPlugin(app: FastifyInstance, opts: DeliveryPluginO
   await app.register(deliveryLogRoutes)
   const delivery = app.alertDelivery
   if (!delivery) return
-  const stopListening = app.alertsEngine.onEvaluated((evaluation) => {
+  const stopListening = app.alertsEngine.onEvaluated(async (evaluation) => {
     // Delivery is scheduled work: only the leader of the cluster records and sends (on SQLite the
     // one process leads); the others' evaluations (GET /api/alerts) only answer their requests.
     if (!app.leader.isLeader) return
-    delivery.observe(evaluation).then(
+    // Recorded before the evaluation resolves (sending is not waited for).
+    await delivery.observe(evaluation).then(
       (changed) => {
         if (changed) void delivery.tick()
       },
