@@ -85,17 +85,51 @@ export async function createPgStagingTable(db: PgDatabase, d: DatasetDef): Promi
   return staging
 }
 
+/** Tries for the lock this long at a time (a reader then runs ahead of the swap, not behind it). */
+const LOCK_TRY_MS = 100
+/** Tries before waiting without a limit. */
+const LOCK_TRIES = 100
+
+async function tableExists(db: PgDatabase, table: string): Promise<boolean> {
+  return (await db.one<{ t: string | null }>('SELECT to_regclass($1) AS t', [table]))?.t != null
+}
+
+/**
+ * Takes the live table's exclusive lock for the swap without making readers queue behind it:
+ * while a long read holds the table (another server reading the tile rows), each try gives up
+ * after LOCK_TRY_MS, so reads that come meanwhile run instead of waiting for the import; after
+ * LOCK_TRIES it waits like any lock.
+ */
+async function lockPolitely(db: PgDatabase, table: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await db.run('SAVEPOINT eb_swap_lock')
+    try {
+      await db.run(`SET LOCAL lock_timeout = '${attempt < LOCK_TRIES ? LOCK_TRY_MS : 0}ms'`)
+      await db.run(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`)
+      await db.run('RELEASE SAVEPOINT eb_swap_lock')
+      await db.run('SET LOCAL lock_timeout TO DEFAULT')
+      return
+    } catch (err) {
+      // 55P03 lock_not_available: let the readers go, then try again.
+      if ((err as { code?: string }).code !== '55P03') throw err
+      await db.run('ROLLBACK TO SAVEPOINT eb_swap_lock')
+      await new Promise((resolve) => setTimeout(resolve, LOCK_TRY_MS / 2))
+    }
+  }
+}
+
 /**
  * Indexes the filled staging table and puts it in place of the live one (inside the replacing
  * transaction, so readers see the old table until the commit and the new one after it). No
  * ANALYZE: it cost as much as the GiST build, autovacuum analyzes the new table within a minute,
- * and reads meanwhile go by primary key or GiST.
+ * and reads meanwhile go by primary key or GiST. The live table's lock is taken politely.
  */
 export async function swapInPgStaging(db: PgDatabase, d: DatasetDef): Promise<void> {
   const { features } = tableNames(d.id)
   const staging = stagingTable(d.id)
   await db.run(`ALTER TABLE ${staging} ADD CONSTRAINT ${staging}_pkey PRIMARY KEY (id)`)
   await db.run(`CREATE INDEX ${staging}_geometry ON ${staging} USING gist (geometry)`)
+  if (await tableExists(db, features)) await lockPolitely(db, features)
   await db.run(`DROP TABLE IF EXISTS ${features}`)
   await db.run(`ALTER TABLE ${staging} RENAME TO ${features}`)
   await db.run(`ALTER TABLE ${features} RENAME CONSTRAINT ${staging}_pkey TO ${features}_pkey`)

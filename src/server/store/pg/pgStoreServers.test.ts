@@ -167,4 +167,34 @@ describe('PgStore on one database with several servers', () => {
     // The pool's connections are usable again.
     expect(await a.replaceDataset('bldg', buildings(10))).toBe(10)
   })
+  it('lets reads through while an import waits to swap behind a long read', { timeout: 15_000 }, async () => {
+    await a.replaceDataset('sites', sites(50))
+    // Another server in the middle of a long read of the table (its tile rows, say).
+    const reader = await t.db.connect()
+    try {
+      await reader.query('BEGIN')
+      await reader.query('SELECT count(*) FROM ds_sites')
+      let finished = false
+      const importing = a.replaceDataset('sites', sites(60, 3)).then((n) => {
+        finished = true
+        return n
+      })
+      // Until the import is seen asking for the table's exclusive lock.
+      for (let seen = false; !seen;) {
+        await new Promise((r) => setTimeout(r, 10))
+        const waiting = await t.db.query(
+          `SELECT 1 FROM pg_locks WHERE relation = 'ds_sites'::regclass AND mode = 'AccessExclusiveLock' AND NOT granted`,
+        )
+        seen = waiting.length > 0
+      }
+      // A read from a third connection is not queued behind the waiting import (it would hang here).
+      b.datasetReplaced('sites')
+      expect((await b.records('sites', [], 5, 0)).total).toBe(51)
+      expect(finished).toBe(false)
+      await reader.query('COMMIT')
+      expect(await importing).toBe(61)
+    } finally {
+      reader.release()
+    }
+  })
 })
