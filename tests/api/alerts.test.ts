@@ -192,7 +192,7 @@ describe('/api/alerts', () => {
     const rule = operationsConfig.alerts.rules.find((r) => r.hazard.dataset === 'red_flag_warnings')!
     const before = (await list()).rules.find((r) => r.id === rule.id)!.count
     expect(before).toBeGreaterThan(0)
-    t.store.replaceDataset(rule.hazard.dataset, [])
+    await t.store.replaceDataset(rule.hazard.dataset, [])
     const after = await list()
     expect(after.rules.find((r) => r.id === rule.id)!.count).toBe(0)
     expect(after.alerts.some((a) => a.ruleId === rule.id)).toBe(false)

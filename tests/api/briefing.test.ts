@@ -47,7 +47,7 @@ describe('GET /api/briefing/sources', () => {
     const before = (await t.store.info('red_flag_warnings')).version
     const features = await t.store.allFeatures('red_flag_warnings')
     expect(features.length).toBeGreaterThan(0)
-    t.store.replaceDataset('red_flag_warnings', [])
+    await t.store.replaceDataset('red_flag_warnings', [])
     const res = await t.app.inject({ url: '/api/briefing/sources', headers: AUTH })
     const red = res.json<Sources>().datasets.find((d) => d.id === 'red_flag_warnings')
     expect(red?.version).toBe(before + 1)

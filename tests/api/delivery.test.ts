@@ -224,10 +224,10 @@ describe('delivery of new alerts', () => {
     }))
     const last = all[all.length - 1]
     if (!last) throw new Error('no hotspots')
-    t.store.replaceDataset('thermal_hot_spots', all.slice(0, -1))
+    await t.store.replaceDataset('thermal_hot_spots', all.slice(0, -1))
     await evaluateAndTick(step(3))
     const before = sms('subscribed').length
-    t.store.replaceDataset('thermal_hot_spots', all)
+    await t.store.replaceDataset('thermal_hot_spots', all)
     await evaluateAndTick(step(3))
     const mine = sms('subscribed')
     expect(mine).toHaveLength(before + 1)

@@ -151,7 +151,7 @@ describe('GET /api/mitigation', () => {
       ...Object.fromEntries(settings.consequence.map((c) => [c.field, 1])),
       customers_impacted: customers,
     })
-    t.store.replaceDataset(settings.dataset, [
+    await t.store.replaceDataset(settings.dataset, [
       { geometry: line(0), properties: props('B', 1, 100) },
       { geometry: line(0.2), properties: props('A', 1, 100) },
       { geometry: line(0.4), properties: props('C', null, null) },

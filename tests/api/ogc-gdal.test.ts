@@ -112,7 +112,7 @@ describe('GDAL reads the OGC API', () => {
       'critical_infrastructure',
     ])
     const points = (await t.store.allFeatures('critical_infrastructure')).filter((f) => {
-      const [x, y] = Array.from(new Float64Array(f.geom.slice().buffer).subarray(3, 5))
+      const [x, y] = Array.from(new Float64Array(new Uint8Array(f.geom).buffer).subarray(3, 5))
       return (
         (x as number) >= -107 && (x as number) <= -105.5 && (y as number) >= 34.5 && (y as number) <= 35.5
       )

@@ -160,7 +160,7 @@ describe('GET /api/psps/event', () => {
       },
       properties: { ...f.properties, customers_impacted: 7 },
     }))
-    t.store.replaceDataset(settings.dataset, kept)
+    await t.store.replaceDataset(settings.dataset, kept)
     const after = await event()
     expect(after.count).toBe(2)
     expect(after.count).not.toBe(before.count)

@@ -84,7 +84,7 @@ describe('openAppStore', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-open-'))
     const opened = await openAppStore({ DATA_DIR: dir }, defaultCatalog())
     expect(opened.kind).toBe('sqlite')
-    opened.store.close()
+    await opened.store.close()
     expect(fs.existsSync(path.join(dir, 'emberline.sqlite'))).toBe(true)
     fs.rmSync(dir, { recursive: true, force: true })
   })

@@ -12,7 +12,7 @@ const LE = os.endianness() === 'LE'
 function f64(blob: Uint8Array): Float64Array {
   return blob.byteOffset % 8 === 0
     ? new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength >> 3)
-    : new Float64Array(blob.slice().buffer)
+    : new Float64Array(new Uint8Array(blob).buffer) // a copy: Buffer#slice would be a view
 }
 
 /** Whether the ring of `n` points at double `k` ends where it starts. */
