@@ -71,6 +71,8 @@ async function openFirstView(): Promise<FirstFrame> {
 
 describe('first map view', () => {
   it('renders the layer sidebar only once the first data tiles are drawn', async () => {
+    // Once with the server's tiles warm (a cold tile slower than the sidebar's fallback would show it first).
+    await openFirstView()
     // The data tiles are held back until the sidebar shows (it must not) or a few frames have passed.
     const held: Route[] = []
     let release = () => {}
