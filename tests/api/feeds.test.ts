@@ -216,7 +216,7 @@ describe('live feeds end to end', () => {
       mode = m
       const [r] = await app.feeds.pollOnce()
       expect(r?.ok).toBe(false)
-      expect(store.info('thermal_hot_spots')).toMatchObject({ version, count: 227 })
+      expect(await store.info('thermal_hot_spots')).toMatchObject({ version, count: 227 })
       const feed = (await get('/api/feeds')).json<FeedInfoBody>().feeds[0]
       expect(feed?.state).toBe('error')
       expect(feed?.lastError).toMatch(message)
