@@ -18,5 +18,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // Store methods answer Awaitable<T> (SQLite synchronously, PostgreSQL with a promise): a call
+    // left un-awaited is a write racing the next request on PostgreSQL. Type-aware, so only where
+    // the store is used.
+    files: [
+      'src/server/**/*.ts',
+      'src/demo/**/*.ts',
+      'scripts/**/*.ts',
+      'tests/api/**/*.ts',
+      'tests/cluster/**/*.ts',
+      'tests/support/**/*.ts',
+    ],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   ...boundaries,
 )
