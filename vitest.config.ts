@@ -22,6 +22,27 @@ export default defineConfig({
         },
       },
       {
+        // The API suite again on PostgreSQL/PostGIS (#19): the same files, each test app's store a
+        // fresh database on the throw-away cluster (src/server/store/testing/dataDirStore.ts).
+        test: {
+          name: 'api-pg',
+          include: ['tests/api/**/*.test.ts'],
+          exclude: [
+            // SQLite files and the CLIs on a data directory (the CLIs on DATABASE_URL: tests/cluster).
+            'tests/api/import.test.ts',
+            'tests/api/import-signin.test.ts',
+            'tests/api/seed.test.ts',
+            'tests/api/storeWithoutFile.test.ts',
+            // Already runs both stores itself.
+            'tests/api/storeParity.test.ts',
+          ],
+          environment: 'node',
+          testTimeout: 30000,
+          env: { EMBERLINE_TEST_STORE: 'postgres' },
+          globalSetup: ['tests/support/pgGlobalSetup.ts'],
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

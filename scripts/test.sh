@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: config validation, typecheck, lint, format, unit/API tests,
-# a production build, and end-to-end journeys in headless Debian Chromium.
+# the API suite again on PostgreSQL/PostGIS (a throw-away cluster, scripts/postgres.sh), a
+# production build, and end-to-end journeys in headless Debian Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,6 @@ npm run -s validate-config
 npm run -s typecheck
 npm run -s lint
 npm run -s format:check
-npx vitest run --project unit
+npx vitest run --project unit --project api-pg
 npm run -s build
 npx vitest run --project e2e

@@ -9,6 +9,9 @@ import { currentWindowHour } from '../../src/server/grids/forecastWindow'
 import { gridCatalog, windowSettings } from '../../src/server/grids/gridCatalog'
 import { seedGrids } from '../../src/demo/grids/seedGrids'
 import { parseHexColor } from '../../src/shared/colorRamp'
+import type { AppStore } from '../../src/server/store/AppStore'
+import { defaultCatalog } from '../../src/server/store/catalog'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 
 const TOKEN = 'grid-test-token'
 const auth = { authorization: `Bearer ${TOKEN}` }
@@ -30,16 +33,19 @@ const SHAPE = { nx: 207, ny: 192, west: -109.08, east: -102.87, south: 31.27, no
 
 let app: FastifyInstance
 let dir: string
+let store: AppStore
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-grids-'))
-  app = await buildApp({ dataDir: dir, demo: true, verifier })
+  store = await openDataDirStore(dir, defaultCatalog())
+  app = await buildApp({ dataDir: dir, demo: true, store, verifier })
   await seedGrids(app.store, { seed: 42, fires: [FIRE], shape: SHAPE })
   await app.ready()
 }, 120_000)
 
 afterAll(async () => {
   await app.close()
+  await store.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
