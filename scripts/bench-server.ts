@@ -1,5 +1,6 @@
 // npm run bench:server [-- --peer [--prepare] [--seed S] [--buildings N]] [--data-dir DIR --config DIR]
 //                         [--layers a,b] [--conc 1,2] [--records N] [--seed S | --tiles tiles.json] [--floor N]
+//                         [--store postgres [--database-url URL]]
 // Starts the data server (scripts/bench/benchServer.ts) in its own process and measures it over
 // HTTP with autocannon (scripts/bench/loadClient.ts): startup with an existing store, tiles cold
 // (first request of each tile after a fresh start) and repeated per tile set, the tiles' sizes and
@@ -7,6 +8,11 @@
 // the PostGIS peer's data (gen-data.mjs --seed S, which also draws the tile list), the same client
 // measures in the same run the plain peer (Martin's SQL) and the equal-content peer
 // (bench-pg-policy.mjs's SQL) behind scripts/bench/peerServer.ts, and prints the ratios.
+// With --store postgres, our server runs twice on the same data, tile list and records mix: on
+// SQLite, then on PostgreSQL/PostGIS (STORE=postgres; the data loaded once into a database of
+// --database-url's cluster, or of a throw-away cluster from scripts/postgres.sh), and the
+// PostgreSQL/SQLite ratios are printed against #19's targets.
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,6 +20,7 @@ import { layersConfig } from '../src/shared/config'
 import { newMexico } from '../src/demo/geography'
 import { seedDemo } from '../src/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
+import { openPgStore } from '../src/server/store/pg/pgStore'
 import { openStore } from '../src/server/store/sqliteStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'
 import { cpuMs, rssMiB, startChild, type ChildServer } from './bench/childServer'
@@ -21,6 +28,7 @@ import { hammer, replay, type ListPass } from './bench/loadClient'
 import { peerData, preparePeer } from './bench/peerData'
 import { recordsUrls } from './bench/recordsUrls'
 import { benchTiles, type BenchTile } from './bench/tileList'
+import { benchDatabase } from './bench/benchDatabase'
 
 const argv = process.argv.slice(2)
 const arg = (k: string, d: string): string => {
@@ -42,6 +50,7 @@ const concs = arg('conc', '1,2').split(',').map(Number)
 const recordsN = Number(arg('records', '300'))
 const floorN = Number(arg('floor', '20000'))
 const seedArg = Number(arg('seed', peer ? '20261125' : '42'))
+const storeKinds = arg('store', 'sqlite') === 'postgres' ? ['sqlite', 'postgres'] : ['sqlite']
 
 let seed = seedArg
 let tiles: BenchTile[]
@@ -132,78 +141,114 @@ const ours = new Map<string, Figures>()
 const peers = new Map<string, ListPass & { cpu: number }>()
 let floor = { health: 0, archiveHit: 0 }
 
-for (const conc of concs) {
-  const server: ChildServer = await startChild('scripts/bench/benchServer.ts', {
-    DATA_DIR: dataDir,
-    BENCH_TOKEN: token,
-    ...(configDir ? { CONFIG_DIR: configDir, DEMO: 'off' } : {}),
-  })
-  const base = `http://127.0.0.1:${server.port}`
-  rows.push(
-    `startup c${conc} (existing store): process spawn to listening ${server.spawnToListenMs} ms (in process: open + buildApp + listen ${server.startupMs} ms)`,
-  )
-  // Tile data and archives read (the cold pass measures cutting, not the first file read).
-  rows.push(`tile data + indexes ready c${conc}: ${await server.warm} ms after start`)
-  // Warm both sides' HTTP code on the bare health route: no tile is touched.
-  await hammer(base, '/api/health', 2, 3000)
-  noteLoad(`c${conc} start`)
-  for (const layer of layers) {
-    const list = inRange(layer)
-    const paths = list.map((t) => `/api/tiles/${layer}/mvt/${t.z}/${t.x}/${t.y}`)
-    const sets = list.map((t) => t.set)
-    // JIT warm-up of this layer's tile path on one tile outside the list (cut once, then a cache
-    // or archive hit): a server that has run for a while has compiled it; the listed tiles stay cold.
-    const off = offList(list)
-    await hammer(base, `/api/tiles/${layer}/mvt/${off.z}/${off.x}/${off.y}`, conc, 2000, gz)
-    const cpu0 = cpuMs([server.child.pid])
-    const cold = await replay(base, paths, sets, conc, gz)
-    const cpu = (cpuMs([server.child.pid]) - cpu0) / paths.length
-    const repeat = await replay(base, paths, sets, conc, gz)
-    ours.set(`${layer} c${conc}`, { cold, repeat, cpu })
-    rows.push(`ours ${layer} c${conc} cold:   ${fmt(cold)}; server CPU ${cpu.toFixed(2)} ms/tile`)
-    rows.push(`ours ${layer} c${conc} repeat: ${fmt(repeat)}`)
-    if (conc === concs[0]) {
-      const c = await content(base, layer, list)
+const recordsP95 = new Map<string, number>()
+// PostgreSQL mode: the same data loaded once into the bench database (COPY through the store).
+const pg = storeKinds.includes('postgres')
+  ? await benchDatabase({
+      url: arg('database-url', process.env.DATABASE_URL ?? ''),
+      name: peer ? 'eb_bench_peer' : 'eb_bench_demo',
+      stamp: peer ? `peer/${seed}/${tiles.length}` : `demo/${arg('buildings', '200000')}`,
+      load: async (url) => {
+        if (peer) {
+          for (const l of ['points', 'lines', 'buildings'])
+            execFileSync(
+              'npx',
+              ['tsx', 'scripts/import.ts', l, path.join(work, 'data', `${l}.ndjson`), '--config', configDir],
+              { stdio: 'inherit', env: { ...process.env, STORE: 'postgres', DATABASE_URL: url } },
+            )
+          return
+        }
+        const store = await openPgStore(url, defaultCatalog())
+        try {
+          await seedDemo(store, { buildings: Number(arg('buildings', '200000')), steps: [] })
+        } finally {
+          await store.close()
+        }
+      },
+    })
+  : null
+if (pg) rows.push(`PostgreSQL mode data: ${pg.note}`)
+
+for (const kind of storeKinds) {
+  // Row prefix: "ours " as before; with --store postgres, which store.
+  const tag = storeKinds.length > 1 ? `ours/${kind} ` : 'ours '
+  for (const conc of concs) {
+    const server: ChildServer = await startChild('scripts/bench/benchServer.ts', {
+      DATA_DIR: dataDir,
+      BENCH_TOKEN: token,
+      ...(configDir ? { CONFIG_DIR: configDir, DEMO: 'off' } : {}),
+      ...(kind === 'postgres' && pg ? { STORE: 'postgres', DATABASE_URL: pg.url } : {}),
+    })
+    // Server CPU: the process, plus PostgreSQL's postmaster and backends in PostgreSQL mode.
+    const serverCpu = () => cpuMs([server.child.pid], kind === 'postgres' ? pg?.postmaster() : undefined)
+    const base = `http://127.0.0.1:${server.port}`
+    rows.push(
+      `${tag}startup c${conc} (existing store): process spawn to listening ${server.spawnToListenMs} ms (in process: open + buildApp + listen ${server.startupMs} ms)`,
+    )
+    // Tile data and archives read (the cold pass measures cutting, not the first file read).
+    rows.push(`${tag}tile data + indexes ready c${conc}: ${await server.warm} ms after start`)
+    // Warm both sides' HTTP code on the bare health route: no tile is touched.
+    await hammer(base, '/api/health', 2, 3000)
+    noteLoad(`${kind} c${conc} start`)
+    for (const layer of layers) {
+      const list = inRange(layer)
+      const paths = list.map((t) => `/api/tiles/${layer}/mvt/${t.z}/${t.x}/${t.y}`)
+      const sets = list.map((t) => t.set)
+      // JIT warm-up of this layer's tile path on one tile outside the list (cut once, then a cache
+      // or archive hit): a server that has run for a while has compiled it; the listed tiles stay cold.
+      const off = offList(list)
+      await hammer(base, `/api/tiles/${layer}/mvt/${off.z}/${off.x}/${off.y}`, conc, 2000, gz)
+      const cpu0 = serverCpu()
+      const cold = await replay(base, paths, sets, conc, gz)
+      const cpu = (serverCpu() - cpu0) / paths.length
+      const repeat = await replay(base, paths, sets, conc, gz)
+      ours.set(`${kind} ${layer} c${conc}`, { cold, repeat, cpu })
+      rows.push(`${tag}${layer} c${conc} cold:   ${fmt(cold)}; server CPU ${cpu.toFixed(2)} ms/tile`)
+      rows.push(`${tag}${layer} c${conc} repeat: ${fmt(repeat)}`)
+      if (conc === concs[0] && kind === storeKinds[0]) {
+        const c = await content(base, layer, list)
+        rows.push(
+          `${tag}${layer} content: largest tile ${(c.maxBytes / 1024).toFixed(0)} KiB gzip, most features ${c.maxFeatures}, over 500 KB or 50,000 features: ${c.over}`,
+        )
+      }
+    }
+    noteLoad(`${kind} c${conc} tiles done`)
+    if (conc === Math.max(...concs) && floorN > 0 && kind === storeKinds[0]) {
+      // The client's ceiling on this machine: the bare public route, and one archived tile (a hit).
+      const h = await hammer(base, '/api/health', conc, floorN)
+      const archived = tiles.find((t) => t.set === 'z10-14') as BenchTile
+      const hitPath = `/api/tiles/${layers[layers.length - 1]}/mvt/${archived.z}/${archived.x}/${archived.y}`
+      const hit = await hammer(base, hitPath, conc, floorN, gz)
+      floor = { health: h.perS, archiveHit: hit.perS }
       rows.push(
-        `ours ${layer} content: largest tile ${(c.maxBytes / 1024).toFixed(0)} KiB gzip, most features ${c.maxFeatures}, over 500 KB or 50,000 features: ${c.over}`,
+        `client ceiling c${conc}: /api/health ${h.perS.toFixed(0)} req/s (p95 ${h.latency.p95} ms); one cached ${layers[layers.length - 1]} tile ${hit.perS.toFixed(0)} req/s (p95 ${hit.latency.p95} ms) = ${((100 * hit.perS) / h.perS).toFixed(0)} % of health`,
       )
     }
+    const urls = recordsN > 0 ? recordsUrls(configDir !== '', recordsN) : []
+    if (urls.length) {
+      await replay(
+        base,
+        urls.slice(0, 20),
+        urls.slice(0, 20).map(() => 'records'),
+        1,
+        auth,
+      )
+      const rec = await replay(
+        base,
+        urls,
+        urls.map(() => 'records'),
+        conc,
+        auth,
+      )
+      const s = rec.sets.records
+      if (s) recordsP95.set(`${kind} c${conc}`, s.p95)
+      rows.push(
+        `${tag}records c${conc} (page + total): p50/p95/max ${s?.p50}/${s?.p95}/${s?.max} ms; ${rec.perS.toFixed(0)} req/s; errors ${rec.errors}`,
+      )
+    }
+    rows.push(`${tag}server RSS after c${conc}: ${rssMiB(server.child.pid) ?? '?'} MiB`)
+    await server.stop()
   }
-  noteLoad(`c${conc} tiles done`)
-  if (conc === Math.max(...concs) && floorN > 0) {
-    // The client's ceiling on this machine: the bare public route, and one archived tile (a hit).
-    const h = await hammer(base, '/api/health', conc, floorN)
-    const archived = tiles.find((t) => t.set === 'z10-14') as BenchTile
-    const hitPath = `/api/tiles/${layers[layers.length - 1]}/mvt/${archived.z}/${archived.x}/${archived.y}`
-    const hit = await hammer(base, hitPath, conc, floorN, gz)
-    floor = { health: h.perS, archiveHit: hit.perS }
-    rows.push(
-      `client ceiling c${conc}: /api/health ${h.perS.toFixed(0)} req/s (p95 ${h.latency.p95} ms); one cached ${layers[layers.length - 1]} tile ${hit.perS.toFixed(0)} req/s (p95 ${hit.latency.p95} ms) = ${((100 * hit.perS) / h.perS).toFixed(0)} % of health`,
-    )
-  }
-  const urls = recordsN > 0 ? recordsUrls(configDir !== '', recordsN) : []
-  if (urls.length) {
-    await replay(
-      base,
-      urls.slice(0, 20),
-      urls.slice(0, 20).map(() => 'records'),
-      1,
-      auth,
-    )
-    const rec = await replay(
-      base,
-      urls,
-      urls.map(() => 'records'),
-      conc,
-      auth,
-    )
-    const s = rec.sets.records
-    rows.push(
-      `records c${conc} (page + total): p50/p95/max ${s?.p50}/${s?.p95}/${s?.max} ms; ${rec.perS.toFixed(0)} req/s; errors ${rec.errors}`,
-    )
-  }
-  rows.push(`server RSS after c${conc}: ${rssMiB(server.child.pid) ?? '?'} MiB`)
-  await server.stop()
 }
 
 if (peer) {
@@ -248,7 +293,7 @@ for (const r of rows) console.log(r)
 
 if (peer) {
   const top = Math.max(...concs)
-  const o = (l: string) => ours.get(`${l} c${top}`)
+  const o = (l: string) => ours.get(`sqlite ${l} c${top}`)
   const ratio = (a?: number, b?: number) => (a && b ? `${(a / b).toFixed(2)}×` : '–')
   const b = o('buildings')
   const eq = peers.get(`policy buildings c${top}`)
@@ -280,4 +325,34 @@ if (peer) {
   console.log(
     `cached repeats: worst p95 over layers, sets and client counts ${worstRepeat} ms (≤ 1 ms: ${verdict(worstRepeat <= 1)})`,
   )
+}
+
+if (storeKinds.includes('postgres')) {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met')
+  console.log('\nPostgreSQL mode against SQLite mode (same data, tile list and records; #19 targets):')
+  for (const layer of layers)
+    for (const conc of concs) {
+      const a = ours.get(`sqlite ${layer} c${conc}`)
+      const b = ours.get(`postgres ${layer} c${conc}`)
+      if (!a || !b) continue
+      const ratio = a.cold.perS / b.cold.perS
+      const sets = Object.keys(a.cold.sets).map((set) => {
+        const pa = a.cold.sets[set]?.p95 ?? 0
+        const pb = b.cold.sets[set]?.p95 ?? Infinity
+        // Within 1.5×, or within a millisecond where both are sub-millisecond-ish.
+        const ok = pb <= 1.5 * pa || pb - pa <= 1
+        return `${set} p95 ${pb} vs ${pa} ms (${verdict(ok)})`
+      })
+      console.log(
+        `${layer} c${conc}: cold ${b.cold.perS.toFixed(1)} vs ${a.cold.perS.toFixed(1)} tiles/s = SQLite ${ratio.toFixed(2)}× PostgreSQL (≤ 1.5×: ${verdict(ratio <= 1.5)}); ${sets.join('; ')}; server CPU ${b.cpu.toFixed(2)} vs ${a.cpu.toFixed(2)} ms/tile`,
+      )
+    }
+  for (const conc of concs) {
+    const p95 = recordsP95.get(`postgres c${conc}`)
+    if (p95 !== undefined)
+      console.log(
+        `records c${conc}: p95 ${p95} ms on PostgreSQL vs ${recordsP95.get(`sqlite c${conc}`)} ms on SQLite${conc === 2 ? ` (≤ 20 ms at 2 clients: ${verdict(p95 <= 20)})` : ''}`,
+      )
+  }
+  console.log('import → new tiles on another server: npm run bench:cluster (docs/deployment.md)')
 }

@@ -1,17 +1,21 @@
-// The data server for benchmarks: buildApp over DATA_DIR (and CONFIG_DIR) with a fixed bearer
-// token (BENCH_TOKEN) instead of the identity provider. Prints `listening <port> <startup ms>`.
+// The data server for benchmarks: buildApp over the store the environment selects (DATA_DIR, or
+// STORE=postgres with DATABASE_URL) and CONFIG_DIR, with a fixed bearer token (BENCH_TOKEN)
+// instead of the identity provider. Prints `listening <port> <startup ms>`.
 import path from 'node:path'
 import { buildApp } from '../../src/server/app'
 import { defaultCatalog } from '../../src/server/store/catalog'
 import { loadCatalog } from '../../src/server/store/loadCatalog'
-import { openStore } from '../../src/server/store/sqliteStore'
+import { openAppStoreOrExit } from '../../src/server/store/openAppStore'
 import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
 
 const t0 = performance.now()
 const token = process.env.BENCH_TOKEN ?? 'bench-token'
 const dataDir = path.resolve(process.env.DATA_DIR ?? './var')
 const catalog = process.env.CONFIG_DIR ? loadCatalog(path.resolve(process.env.CONFIG_DIR)) : defaultCatalog()
-const store = openStore(dataDir, catalog)
+const { store } = await openAppStoreOrExit(process.env, catalog, {
+  dataDir,
+  applicationName: 'emberline-bench',
+})
 const app = await buildApp({
   dataDir,
   demo: process.env.DEMO !== 'off',
@@ -39,8 +43,9 @@ const tilesReady = tileIndexesOf(store)
   .warm()
   .then(() => console.log(`tiles ready ${Math.round(performance.now() - t0)}`))
 setImmediate(() => {
-  store.warm()
-  void tilesReady.then(() => console.log(`warm ${Math.round(performance.now() - t0)}`))
+  void Promise.all([tilesReady, store.warm()]).then(() =>
+    console.log(`warm ${Math.round(performance.now() - t0)}`),
+  )
 })
 console.log(`listening ${port} ${Math.round(performance.now() - t0)}`)
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)))
