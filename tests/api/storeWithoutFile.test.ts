@@ -172,7 +172,7 @@ describe('a store without a file, answering with promises (as PostgreSQL)', () =
     expect(rows[1]).toEqual(rows[0])
   })
 
-  it('imports a feed in process (no worker over a file) and serves its rows', async () => {
+  it('imports a feed (parsed and mapped in the worker, written through the store here) and serves its rows', async () => {
     const feed = feedsConfig.feeds.find((f) => f.id === 'firms-viirs') as FeedsConfig['feeds'][number]
     const file = path.join(dataDir, 'viirs.csv')
     fs.writeFileSync(file, recentViirs())
@@ -189,6 +189,17 @@ describe('a store without a file, answering with promises (as PostgreSQL)', () =
       total: number
     }>()
     expect(records.total).toBe(r.summary.stored)
+
+    // A body that cannot be read fails in the worker: nothing changes, the failure is recorded.
+    fs.writeFileSync(file, '<!DOCTYPE html><html><body>Service Unavailable</body></html>')
+    const version = (await none.info(feed.dataset)).version
+    const bad = await runFeed({ store: none, config: feedsConfig, now: Date.now() }, feed, {
+      file,
+      importer: importFeedInWorker,
+    })
+    expect(bad.ok).toBe(false)
+    expect((await none.info(feed.dataset)).version).toBe(version)
+    expect((await none.feeds.status(feed.id))?.lastError).toBeTruthy()
   })
 })
 

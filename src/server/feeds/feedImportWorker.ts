@@ -4,10 +4,17 @@
 // (starting it under tsx costs more than a small feed's import).
 import { parentPort } from 'node:worker_threads'
 import { openStoreFile } from '../store/openStoreFile'
-import { FeedRunError, importFeed } from './importFeed'
+import { FeedRunError, importFeed, mapFeedBody } from './importFeed'
 import type { FeedImportAnswer, FeedImportJob } from './feedImportProtocol'
 
 async function run(job: FeedImportJob): Promise<FeedImportAnswer> {
+  if (job.file === null) {
+    try {
+      return { id: job.id, ok: true, mapped: mapFeedBody(job, job.feed, job.text) }
+    } catch (e) {
+      return failed(job, e)
+    }
+  }
   const store = openStoreFile(job.file, job.catalog)
   try {
     const summary = await importFeed(
@@ -18,14 +25,18 @@ async function run(job: FeedImportJob): Promise<FeedImportAnswer> {
     )
     return { id: job.id, ok: true, summary }
   } catch (e) {
-    return {
-      id: job.id,
-      ok: false,
-      message: e instanceof Error ? e.message : String(e),
-      summary: e instanceof FeedRunError ? e.summary : null,
-    }
+    return failed(job, e)
   } finally {
     store.close()
+  }
+}
+
+function failed(job: FeedImportJob, e: unknown): FeedImportAnswer {
+  return {
+    id: job.id,
+    ok: false,
+    message: e instanceof Error ? e.message : String(e),
+    summary: e instanceof FeedRunError ? e.summary : null,
   }
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import type { Geometry } from 'geojson'
 import type { FeedDefinition, FeedsConfig } from '../../shared/config'
 import type { AppStore } from '../store/AppStore'
+import type { Catalog } from '../store/catalog'
 import { combineRows } from './combineRows'
 import type { FeedRow } from './feedRow'
 import { filterBox } from './feedSource'
@@ -43,29 +44,28 @@ function loadZones(feed: FeedDefinition): Map<string, Geometry> | null {
   return zones
 }
 
+/** A feed body parsed and mapped to rows, with the summary of what was read (no store involved). */
+export interface MappedFeed {
+  rows: FeedRow[]
+  summary: RunSummary
+}
+
+type MapContext = Pick<ImportContext, 'config' | 'bbox'> & { catalog: Catalog }
+
 /**
- * Imports one body of a feed: parse, map, filter, combine with what the feed holds (merge) and
- * with the other feeds of the dataset, then replace the dataset through the store's staged write
- * (the same path as `npm run import`: written beside the live rows, swapped in one transaction,
- * version bumped) and record the feed's rows and freshness. Any failure throws and changes nothing.
+ * Parses and maps one body of a feed (the CPU-bound part of an import: a worker thread runs it
+ * when the store has no file). Throws a FeedRunError when the body cannot be read or no record
+ * could be mapped.
  */
-export async function importFeed(
-  ctx: ImportContext,
-  feed: FeedDefinition,
-  text: string,
-  meta: { source: string; etag: string | null; lastModified: string | null },
-): Promise<RunSummary> {
-  const { store, config, now } = ctx
-  const dataset = store.dataset(feed.dataset)
+export function mapFeedBody(ctx: MapContext, feed: FeedDefinition, text: string): MappedFeed {
+  const dataset = ctx.catalog.datasets.find((d) => d.id === feed.dataset)
   if (!dataset) throw new FeedRunError(`unknown dataset '${feed.dataset}'`, null)
-  const feeds = store.feeds
-  const fieldNames = dataset.fields.map((f) => f.name)
   let mapped: ReturnType<typeof mapRecords>
   try {
     mapped = mapRecords(parseFeed(feed, text), {
       feed,
       dataset,
-      bbox: filterBox(config, feed, ctx.bbox),
+      bbox: filterBox(ctx.config, feed, ctx.bbox),
       zones: loadZones(feed),
     })
   } catch (e) {
@@ -97,7 +97,37 @@ export async function importFeed(
       `no record could be mapped (${mapped.rejections[0]?.at ?? ''}: ${mapped.rejections[0]?.reason ?? ''}); the data is unchanged`,
       summary,
     )
+  return { rows: mapped.rows, summary }
+}
 
+/**
+ * Imports one body of a feed: parse, map, filter, combine with what the feed holds (merge) and
+ * with the other feeds of the dataset, then replace the dataset through the store's staged write
+ * (the same path as `npm run import`: written beside the live rows, swapped in one transaction,
+ * version bumped) and record the feed's rows and freshness. Any failure throws and changes nothing.
+ */
+export async function importFeed(
+  ctx: ImportContext,
+  feed: FeedDefinition,
+  text: string,
+  meta: { source: string; etag: string | null; lastModified: string | null },
+): Promise<RunSummary> {
+  return storeMappedFeed(ctx, feed, mapFeedBody({ ...ctx, catalog: ctx.store.catalog }, feed, text), meta)
+}
+
+/** The store part of an import (see importFeed): a mapped body filtered, combined and written. */
+export async function storeMappedFeed(
+  ctx: ImportContext,
+  feed: FeedDefinition,
+  mapped: MappedFeed,
+  meta: { source: string; etag: string | null; lastModified: string | null },
+): Promise<RunSummary> {
+  const { store, config, now } = ctx
+  const dataset = store.dataset(feed.dataset)
+  if (!dataset) throw new FeedRunError(`unknown dataset '${feed.dataset}'`, null)
+  const feeds = store.feeds
+  const fieldNames = dataset.fields.map((f) => f.name)
+  const summary = mapped.summary
   let rows: FeedRow[] = mapped.rows
   const held = feed.mode === 'merge' ? await feeds.rows(feed.id, fieldNames) : []
   if (held.length > 0) {

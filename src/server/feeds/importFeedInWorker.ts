@@ -3,7 +3,7 @@ import type { FeedDefinition } from '../../shared/config'
 import { startWorker } from '../tiles/startWorker'
 import type { FeedImportAnswer, FeedImportJob } from './feedImportProtocol'
 import type { RunSummary } from './feedTypes'
-import { FeedRunError, importFeed, type ImportContext } from './importFeed'
+import { FeedRunError, storeMappedFeed, type ImportContext } from './importFeed'
 
 type Pending = Map<number, (answer: FeedImportAnswer | Error) => void>
 
@@ -39,7 +39,8 @@ function importWorker(): { worker: Worker; pending: Pending } {
  * `importFeed` in a worker thread (feedImportWorker.ts) with its own connection to the store file:
  * parsing, mapping, encoding and the staged replace run off the event loop, so sign-in and reads
  * are never held up by a large feed (the server's poller uses it). Same outcome as importFeed:
- * the summary, or a FeedRunError and nothing changed. An in-memory store imports in-thread.
+ * the summary, or a FeedRunError and nothing changed. A store without a file (PostgreSQL,
+ * in-memory) has the worker parse and map the body only, and writes the rows through the store.
  */
 export async function importFeedInWorker(
   ctx: ImportContext,
@@ -48,8 +49,6 @@ export async function importFeedInWorker(
   meta: FeedImportJob['meta'],
 ): Promise<RunSummary> {
   const file = ctx.store.location
-  // No store file (PostgreSQL, in-memory): import in this process, through the store's own calls.
-  if (file === null) return importFeed(ctx, feed, text, meta)
   const job: FeedImportJob = {
     id: nextId++,
     file,
@@ -70,9 +69,11 @@ export async function importFeedInWorker(
     })
     if (answer instanceof Error) throw new FeedRunError(answer.message, null)
     if (!answer.ok) throw new FeedRunError(answer.message, answer.summary)
+    // No store file: the worker mapped the body; this process writes it through the store.
+    if ('mapped' in answer) return await storeMappedFeed(ctx, feed, answer.mapped, meta)
     return answer.summary
   } finally {
     // The worker wrote through its own connection: drop this connection's cached answers.
-    await ctx.store.datasetReplaced(feed.dataset)
+    if (file !== null) await ctx.store.datasetReplaced(feed.dataset)
   }
 }
