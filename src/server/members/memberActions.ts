@@ -34,7 +34,27 @@ export function memberActions(ctx: IdentityContext) {
       const status = m.memberId === memberId ? (next.status ?? m.status) : m.status
       return status === 'active' && isAuthorized(policy, roles, 'members', 'update')
     })
-    if (!remains) throw adminErrors.conflict('This would leave no active member who can administer members.')
+    if (!remains) throw noAdministratorLeft()
+  }
+
+  const noAdministratorLeft = () =>
+    adminErrors.conflict('This would leave no active member who can administer members.')
+  /** The roles that may administer members (members:update). */
+  const adminRoles = policy.roles
+    .map((r) => r.role_id)
+    .filter((role) => isAuthorized(policy, [role], 'members', 'update'))
+
+  /**
+   * Applies a change that may remove an administrator, atomically refused (409) when afterwards
+   * none would be left — also when another server removes the other administrator at the same time.
+   */
+  async function updateKeepingAdministrator(
+    memberId: string,
+    patch: Parameters<IdentityContext['members']['updateMember']>[1],
+    at: number,
+  ) {
+    if (!(await ctx.members.updateMemberKeepingAdmin(memberId, patch, at, adminRoles)))
+      throw noAdministratorLeft()
   }
 
   async function audit(event: string, actor: Actor, memberId: string, detail?: Record<string, unknown>) {
@@ -175,7 +195,8 @@ export function memberActions(ctx: IdentityContext) {
         }
       }
       if (Object.keys(changes).length === 0) return member
-      await ctx.members.updateMember(memberId, changes, ctx.now())
+      if (changes.roles) await updateKeepingAdministrator(memberId, changes, ctx.now())
+      else await ctx.members.updateMember(memberId, changes, ctx.now())
       if (detail.roles) await audit('member.roles_changed', actor, memberId, { roles: detail.roles })
       if (detail.phone) await audit('member.phone_changed', actor, memberId, { phone: detail.phone })
       if (detail.name) await audit('member.renamed', actor, memberId)
@@ -192,7 +213,8 @@ export function memberActions(ctx: IdentityContext) {
       if (memberId === actor.memberId) throw adminErrors.conflict('You cannot disable your own membership.')
       if (member.status === 'active') await keepAnAdministrator(memberId, { status: 'inactive' })
       const now = ctx.now()
-      await ctx.members.updateMember(memberId, { status: 'inactive' }, now)
+      if (member.status === 'active') await updateKeepingAdministrator(memberId, { status: 'inactive' }, now)
+      else await ctx.members.updateMember(memberId, { status: 'inactive' }, now)
       const revokedSessions = await ctx.members.revokeMemberSessions(memberId, now)
       await ctx.tokens.useMemberResetTokens(memberId, now)
       await audit('member.disabled', actor, memberId, { revokedSessions })

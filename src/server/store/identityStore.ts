@@ -151,6 +151,17 @@ export interface IdentityStore extends MemberAdminStore {
     patch: Partial<Pick<MemberRecord, 'name' | 'phone' | 'roles' | 'status' | 'passwordHash' | 'passwordId'>>,
     at: number,
   ): Awaitable<void>
+  /**
+   * `updateMember`, unless afterwards no active member would hold any of `adminRoles` (the roles
+   * that may administer members): then nothing changes and the answer is false. Atomic, so two
+   * administrators disabled or demoted at once (through two servers) leave one.
+   */
+  updateMemberKeepingAdmin(
+    id: string,
+    patch: Partial<Pick<MemberRecord, 'name' | 'phone' | 'roles' | 'status' | 'passwordHash' | 'passwordId'>>,
+    at: number,
+    adminRoles: readonly string[],
+  ): Awaitable<boolean>
   insertSession(s: SessionRecord, tokenHash: string): Awaitable<void>
   sessionByTokenHash(hash: string): Awaitable<SessionRecord | null>
   sessionById(id: string): Awaitable<SessionRecord | null>
@@ -343,6 +354,34 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
         auditEntryOf,
       ),
   }
+  /** Thrown inside the transaction to roll a change back that would leave no administrator. */
+  class NoAdministratorLeft extends Error {}
+  const keepingAdmin = db.transaction(
+    (
+      id: string,
+      patch: Parameters<IdentityStore['updateMember']>[1],
+      at: number,
+      roles: readonly string[],
+    ) => {
+      store.updateMember(id, patch, at)
+      const left = db
+        .prepare(
+          `SELECT 1 FROM identity_members WHERE status = 'active' AND EXISTS
+             (SELECT 1 FROM json_each(identity_members.roles) r WHERE r.value IN (SELECT value FROM json_each(?)))`,
+        )
+        .get(JSON.stringify(roles))
+      if (!left) throw new NoAdministratorLeft()
+    },
+  )
+  const updateMemberKeepingAdmin: IdentityStore['updateMemberKeepingAdmin'] = (id, patch, at, adminRoles) => {
+    try {
+      keepingAdmin(id, patch, at, adminRoles)
+      return true
+    } catch (err) {
+      if (err instanceof NoAdministratorLeft) return false
+      throw err
+    }
+  }
   // Member administration's queries (search, audit pages) belong to the same store.
-  return { ...store, ...createMemberAdminStore(db, store.memberById) }
+  return { ...store, updateMemberKeepingAdmin, ...createMemberAdminStore(db, store.memberById) }
 }

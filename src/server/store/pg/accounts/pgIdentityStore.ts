@@ -6,6 +6,10 @@ import { pgMemberOf, type PgMemberRow } from './pgMemberOf'
 import { pgAudit } from './pgAudit'
 import { pgJson } from './pgJson'
 import { nulSafe } from './nulSafe'
+import { retryConflicts } from './retryConflicts'
+
+/** Thrown inside the transaction to roll a change back that would leave no administrator. */
+class NoAdministratorLeft extends Error {}
 
 interface SessionRow {
   session_id: string
@@ -184,6 +188,32 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
       return rows.map(pgAuditEntryOf)
     },
   }
+  /**
+   * The active administrators' rows are taken first (in id order), so changes that may remove one
+   * run one after another across servers; the second sees the first's result and is refused.
+   */
+  const updateMemberKeepingAdmin = async (
+    id: string,
+    patch: MemberPatch,
+    at: number,
+    adminRoles: readonly string[],
+  ): Promise<boolean> => {
+    const admins = `FROM identity_members WHERE status = 'active' AND roles ?| $1::text[]`
+    try {
+      await retryConflicts(() =>
+        db.tx(async () => {
+          await db.query(`SELECT member_id ${admins} ORDER BY member_id FOR UPDATE`, [adminRoles])
+          await store.updateMember(id, patch, at)
+          if (!(await db.one(`SELECT 1 AS one ${admins} LIMIT 1`, [adminRoles])))
+            throw new NoAdministratorLeft()
+        }),
+      )
+      return true
+    } catch (err) {
+      if (err instanceof NoAdministratorLeft) return false
+      throw err
+    }
+  }
   // Member administration's queries (search, audit pages) belong to the same store.
-  return { ...store, ...createPgMemberAdminStore(db, memberById) }
+  return { ...store, updateMemberKeepingAdmin, ...createPgMemberAdminStore(db, memberById) }
 }
