@@ -61,15 +61,23 @@ if (peer) {
   seed = d.seed
   tiles = d.tiles
 } else {
-  if (!dataDir) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-'))
-    const buildings = Number(arg('buildings', '200000'))
+  // The demo data: seeded into a temporary directory, or into --data-dir once per building count.
+  const buildings = Number(arg('buildings', '200000'))
+  if (!dataDir) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-'))
+  const stampFile = path.join(dataDir, 'bench-seed.txt')
+  const stamp = `demo/${buildings}`
+  if (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, 'utf8') !== stamp) {
+    const ours = fs.existsSync(stampFile) || !fs.existsSync(dataDir) || fs.readdirSync(dataDir).length === 0
+    if (!ours)
+      throw new Error(`${dataDir} holds data that is not a bench seed: give a new or empty directory`)
     const t = performance.now()
+    fs.rmSync(dataDir, { recursive: true, force: true })
     const store = openStore(dataDir, defaultCatalog())
     await seedDemo(store, { buildings, steps: [] })
     // As `npm run seed` does: tile data and the small sources' tile archives, written once.
     for (const d of store.catalog.datasets) await saveTileData(store, d.id)
     store.close()
+    fs.writeFileSync(stampFile, stamp)
     console.log(
       `seed: ${buildings} buildings in ${((performance.now() - t) / 1000).toFixed(1)} s (${dataDir})`,
     )
