@@ -19,6 +19,7 @@ import { aggregateZooms } from '../../tiles/tilePolicy'
 import { pgAccountStores, type PgAccountStores } from './accounts'
 import { ensurePgDatasetTables } from './pgDatasetTables'
 import { migratePg, pgDatabase, type PgDatabase } from './pgDatabase'
+import { PgCellCache } from './pgCellCache'
 import { PgFeedStore } from './pgFeedStore'
 import { pgDatasetFreshness } from './pgFreshness'
 import { PgGridStore } from './pgGridStore'
@@ -60,6 +61,8 @@ export class PgStore implements AppStore {
   /** Bumped by every datasetReplaced: an info read begun before it is not cached. */
   private generation = 0
   private readonly reader: PgRecords
+  /** Aggregate cells of the current versions, per dataset and level (aggregated tiles ask no query). */
+  private readonly cellCache: PgCellCache
   private accountStores: PgAccountStores | null = null
   readonly grids: PgGridStore
   readonly feeds: PgFeedStore
@@ -71,6 +74,7 @@ export class PgStore implements AppStore {
     readonly catalog: Catalog,
   ) {
     this.reader = new PgRecords(db, catalog, (id) => this.info(id))
+    this.cellCache = new PgCellCache(db)
     this.grids = new PgGridStore(db)
     this.feeds = new PgFeedStore(db)
     this.ogc = new PgOgcFeatureReader(db)
@@ -212,6 +216,7 @@ export class PgStore implements AppStore {
     this.generation++
     this.infoCache.delete(id)
     this.reader.invalidate(id)
+    this.cellCache.drop(id)
   }
 
   /** The records column index of a dataset's current version (loaded or built on first use). */
@@ -308,7 +313,17 @@ export class PgStore implements AppStore {
     return rows.map((row) => storedFeature(d, row))
   }
 
+  /**
+   * The aggregate cells of tile (zoom, x, y) in (cx, cy) order: from memory (PgCellCache, one
+   * load per dataset version and level) for the version `info` answers now; read directly inside a
+   * transaction or when the stored version moved on meanwhile.
+   */
   async cells(id: string, zoom: number, x: number, y: number): Promise<AggregateCell[]> {
+    if (!this.db.inTransaction) {
+      const { version } = await this.info(id)
+      const cached = await this.cellCache.cells(id, version, zoom, x, y)
+      if (cached) return cached
+    }
     const k = 2 ** CELL_BITS
     return this.db.query<AggregateCell>(
       `SELECT cx, cy, n FROM agg_cells WHERE dataset = $1 AND level = $2 AND cx BETWEEN $3 AND $4
