@@ -387,6 +387,18 @@ describe('an administrator', () => {
     expect(reset.statusCode).toBe(200)
   })
 
+  it('invites one address once when invites of it arrive together (the others: 409, never 500)', async () => {
+    const email = 'twice.invited@emberline.test'
+    const codes = await Promise.all(
+      Array.from(
+        { length: 6 },
+        async () => (await api('POST', '/api/admin/members/invite', adminToken, { email })).statusCode,
+      ),
+    )
+    expect(codes.filter((c) => c === 201)).toHaveLength(1)
+    expect(codes.filter((c) => c === 409)).toHaveLength(5)
+  })
+
   it('invites a member: the link sets the password, then sign-in enrols an SMS phone with a code', async () => {
     const email = 'new.planner@emberline.test'
     const res = await api('POST', '/api/admin/members/invite', adminToken, {

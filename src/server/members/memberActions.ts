@@ -150,7 +150,15 @@ export function memberActions(ctx: IdentityContext) {
       }
       // The link's base is checked before the member exists, so a refusal leaves nothing behind.
       const base = linkBase(requestOrigin)
-      await ctx.members.insertMember(member)
+      try {
+        await ctx.members.insertMember(member)
+      } catch (err) {
+        // Two invites of one address at once (two servers): the e-mail's unique key refuses the
+        // second insert — the same conflict as the check above.
+        if (await ctx.members.memberByEmail(email))
+          throw adminErrors.conflict(`A member with e-mail ${email} already exists.`)
+        throw err
+      }
       await audit('member.invited', actor, member.memberId, { roles, phone: phone !== null })
       const emailSent = await sendSetPasswordLink(member, base, 'invite')
       return { member, emailSent }
