@@ -65,6 +65,8 @@ export async function renderArchive(
   ready: ReadyTileData,
   limits: TileLimits,
   onProgress?: ArchiveProgress,
+  /** Awaited before each tile (in-process rendering yields to requests there). */
+  pause?: () => Promise<void>,
 ): Promise<ArchivedTile[]> {
   const { count } = await store.info(source.dataset)
   const maxZoom = archiveMaxZoom(source, count)
@@ -73,6 +75,7 @@ export async function renderArchive(
   const stack: [number, number, number][] = [[0, 0, 0]]
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [z, x, y] = next
+    if (pause) await pause()
     const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
     if (z >= source.minzoom) {
       out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })

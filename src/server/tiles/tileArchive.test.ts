@@ -7,10 +7,14 @@ import Pbf from 'pbf'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../app'
 import { serverSettings } from '../appSettings'
+import type { AppStore } from '../store/AppStore'
 import type { Catalog, DatasetDef, VectorSourceDef } from '../store/catalog'
+import { openPgStore } from '../store/pg/pgStore'
+import { testPg } from '../store/pg/testing/pgTestDatabase'
 import { openStore } from '../store/sqliteStore'
+import { promisedStore } from '../store/testing/promisedStore'
 import { buildTile } from './buildTile'
-import { archiveStamp } from './renderArchive'
+import { archiveContentKey, archiveStamp } from './renderArchive'
 import { saveTileData } from './saveTileData'
 import { readTileArchive, tileArchivePath, tileKey, writeTileArchive } from './tileArchiveFile'
 import { buildTileData, spatialIndex } from './tileData'
@@ -255,4 +259,45 @@ describe('tile archive (pre-rendered small sources)', () => {
       await indexes.pool?.close()
     }
   }, 60_000)
+
+  // A store without a file (PostgreSQL; the SQLite store behind promises): each server renders
+  // the archives in memory after the tile data, the very tiles the file holds.
+  it.each(['postgres', 'sqlite without a file'])(
+    'is rendered in memory on a store without a file (%s), the same tiles as the file',
+    async (kind) => {
+      let other: AppStore
+      let done: () => Promise<void>
+      if (kind === 'postgres') {
+        const t = await testPg()
+        const pg = await openPgStore(t.url, catalog, { max: 2 })
+        await pg.replaceDataset('feeders', lines(300, 7))
+        other = pg
+        done = async () => {
+          await pg.close()
+          await t.drop()
+        }
+      } else {
+        other = promisedStore(store)
+        done = async () => undefined
+      }
+      const indexes = new TileIndexes(other, { build: 'worker' })
+      try {
+        expect(other.location).toBeNull()
+        await indexes.warm('worker')
+        const want = await archiveOf(full)
+        expect(indexes.archives.size(full.id)).toBe(want.tiles.length)
+        const info = await other.info('feeders')
+        const key = archiveContentKey(other, full, limits, info.count)
+        for (const t of want.tiles) {
+          const got = indexes.archives.get(full.id, info.version, key, t.z, t.x, t.y)
+          expect(got?.features, `${t.z}/${t.x}/${t.y}`).toBe(t.features)
+          expect(Buffer.from(got?.gz ?? []).equals(t.gz), `${t.z}/${t.x}/${t.y}`).toBe(true)
+        }
+      } finally {
+        await indexes.pool?.close()
+        await done()
+      }
+    },
+    60_000,
+  )
 })

@@ -1,8 +1,15 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/Store'
 import type { TileLimits } from './buildTile'
-import { archiveStamp } from './renderArchive'
-import { readTileArchive, tileArchivePath, tileKey, type ArchiveStamp } from './tileArchiveFile'
+import { archiveStamp, renderArchive } from './renderArchive'
+import type { ReadyTileData } from './tileIndexes'
+import {
+  readTileArchive,
+  tileArchivePath,
+  tileKey,
+  type ArchivedTile,
+  type ArchiveStamp,
+} from './tileArchiveFile'
 import { archiveMaxZoom } from './tilePolicy'
 
 /** A tile as the routes send it: gzip MVT (null = empty tile), the raw bytes when already known. */
@@ -51,7 +58,7 @@ export class TileArchives {
   /**
    * Reads the archives of a dataset's sources that match the data stored now. Answers the sources
    * whose archive is missing or stale (for the caller to render in the background); none for a
-   * store without a file (PostgreSQL): its servers cut every tile on request.
+   * store without a file (PostgreSQL): `renderInMemory` makes those.
    */
   async load(datasetId: string): Promise<string[]> {
     const missing: string[] = []
@@ -68,25 +75,80 @@ export class TileArchives {
         missing.push(source.id)
         continue
       }
-      const tag = createHash('sha1').update(JSON.stringify(read.stamp)).digest('base64url').slice(0, 10)
-      const tiles = new Map<number, ServedTile>()
-      for (const t of read.tiles) {
-        const empty = t.features === 0 || t.gz.length === 0
-        tiles.set(tileKey(t.z, t.x, t.y), {
-          gz: empty ? null : t.gz,
-          raw: null,
-          etag: `"a${tag}-${t.z}-${t.x}-${t.y}"`,
-          features: empty ? 0 : t.features,
-          mode: t.mode,
-        })
-      }
-      this.bySource.set(source.id, { stamp: read.stamp, maxZoom: read.maxZoom, tiles })
+      this.adopt(source.id, read.stamp, read.maxZoom, read.tiles)
     }
     return missing
+  }
+
+  /**
+   * Renders the archives of a dataset's small sources in this process from its tile data (a store
+   * without a file: each PostgreSQL server holds its own, made after the tile data of each
+   * version), pausing for other work between tiles (`renderArchive`'s `pause`). Archives already
+   * held for the data and rules stored now are kept.
+   */
+  async renderInMemory(datasetId: string, ready: ReadyTileData): Promise<void> {
+    for (const source of this.store.catalog.sources) {
+      if (source.dataset !== datasetId) continue
+      const stamp = await archiveStamp(this.store, source, this.limits)
+      const maxZoom = archiveMaxZoom(source, stamp.count)
+      if (maxZoom === null || stamp.version !== ready.data.version) continue
+      const have = this.bySource.get(source.id)
+      if (have && have.stamp.version === stamp.version && have.stamp.content === stamp.content) continue
+      const tiles = await renderArchive(this.store, source, ready, this.limits, undefined, slices())
+      this.adopt(source.id, stamp, maxZoom, compact(tiles))
+    }
+  }
+
+  /**
+   * Holds a source's archive rendered in memory (a store without a file: PostgreSQL renders its
+   * small sources in process after the tile data, see TileIndexes) or just read from its file.
+   */
+  adopt(sourceId: string, stamp: ArchiveStamp, maxZoom: number, archived: readonly ArchivedTile[]): void {
+    const tag = createHash('sha1').update(JSON.stringify(stamp)).digest('base64url').slice(0, 10)
+    const tiles = new Map<number, ServedTile>()
+    for (const t of archived) {
+      const empty = t.features === 0 || t.gz.length === 0
+      tiles.set(tileKey(t.z, t.x, t.y), {
+        gz: empty ? null : t.gz,
+        raw: null,
+        etag: `"a${tag}-${t.z}-${t.x}-${t.y}"`,
+        features: empty ? 0 : t.features,
+        mode: t.mode,
+      })
+    }
+    this.bySource.set(sourceId, { stamp, maxZoom, tiles })
   }
 
   /** Tiles held (for tests and benchmarks). */
   size(sourceId: string): number {
     return this.bySource.get(sourceId)?.tiles.size ?? 0
   }
+}
+
+/** How long in-memory rendering works before letting other work (requests) run. */
+const SLICE_MS = 8
+
+/** A pause that yields to the event loop once SLICE_MS of work went by since the last one. */
+function slices(): () => Promise<void> {
+  let since = performance.now()
+  return async () => {
+    if (performance.now() - since < SLICE_MS) return
+    await new Promise((resolve) => setImmediate(resolve))
+    since = performance.now()
+  }
+}
+
+/**
+ * The tiles with their gzip bytes copied into one buffer: each gzipSync result keeps its whole
+ * output chunk (16 KiB and more) alive, which for tens of thousands of tiles is hundreds of MiB.
+ */
+function compact(tiles: readonly ArchivedTile[]): ArchivedTile[] {
+  const all = Buffer.allocUnsafe(tiles.reduce((sum, t) => sum + t.gz.length, 0))
+  let at = 0
+  return tiles.map((t) => {
+    t.gz.copy(all, at)
+    const gz = all.subarray(at, at + t.gz.length)
+    at += t.gz.length
+    return { ...t, gz }
+  })
 }

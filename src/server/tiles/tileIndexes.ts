@@ -24,7 +24,8 @@ export interface TileIndexesOptions {
  * caller then waits briefly for a load, or uses the store's own query), and starts one when the
  * stored version changed (an import). With a store file (SQLite) a worker thread builds and also
  * writes the data next to the store (tile-index/<dataset>.bin), so later starts only read that
- * file; without one (PostgreSQL) the data is built in process from `await store.tileRows(id)`.
+ * file; without one (PostgreSQL) the data is built in process from `await store.tileRows(id)`, then
+ * the small sources' archives are rendered in memory from it (no file holds them).
  * Builds run one at a time; concurrent asks for one dataset share one build.
  */
 export class TileIndexes {
@@ -134,6 +135,7 @@ export class TileIndexes {
    * version, first start after a seed) it is rendered in a worker in the background, then read.
    */
   private async loadArchives(datasetId: string): Promise<void> {
+    if (this.store.location === null) return this.renderArchivesInMemory(datasetId)
     const missing = await this.archives.load(datasetId)
     const { version } = await this.store.info(datasetId)
     const key = `${datasetId}@${version}`
@@ -144,6 +146,21 @@ export class TileIndexes {
       .then(() => this.archives.load(datasetId))
       .then(() => undefined)
       .catch(() => undefined)
+  }
+
+  /**
+   * Without a store file (PostgreSQL) in background mode: the small sources' archives are rendered
+   * here from the tile data just built (queued behind builds, in slices between requests), so
+   * their tiles are served from memory as from SQLite's archive files.
+   */
+  private async renderArchivesInMemory(datasetId: string): Promise<void> {
+    const ready = this.ready.get(datasetId)
+    if (!ready || !this.background()) return
+    const render = this.queue
+      .then(() => this.archives.renderInMemory(datasetId, ready))
+      .catch(() => undefined)
+    this.queue = render
+    await render
   }
 
   private renderInWorker(datasetId: string): Promise<void> {
