@@ -109,7 +109,10 @@ describe('zone-only alerts kept as records', () => {
       records: [{ event: 'Fire Weather Watch', bbox: null }],
     })
     // The dataset's extent is the warning's alone.
-    expect(await store.info('red_flag_warnings')).toMatchObject({ count: 2, bbox: [-106.9, 34.9, -106.3, 35.4] })
+    expect(await store.info('red_flag_warnings')).toMatchObject({
+      count: 2,
+      bbox: [-106.9, 34.9, -106.3, 35.4],
+    })
   })
 
   it('tiles draw only the located warning', async () => {
