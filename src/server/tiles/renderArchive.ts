@@ -116,7 +116,8 @@ async function renderOne(
         (plan.minSize > 0 && hasSmaller(ready, z, x, y, plan.minSize)) ||
         (tile.features < pick.picked.length && pickedSmall(ready, pick.picked, z))
     }
-    const gz = tile.features > 0 ? zlib.gzipSync(tile.pbf, { level: 6 }) : Buffer.alloc(0)
+    // A copy: gzipSync's result is a view of its whole 16 KiB output chunk, kept while the tile is.
+    const gz = tile.features > 0 ? Buffer.from(zlib.gzipSync(tile.pbf, { level: 6 })) : Buffer.alloc(0)
     if (gz.length <= limits.maxGzipBytes || scale <= 1 / 1024) return { tile, gz, more: more || scale < 1 }
   }
 }
