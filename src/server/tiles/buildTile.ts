@@ -3,7 +3,7 @@ import type { Feature, FeatureCollection } from 'geojson'
 import { fromGeojsonVt, type TileFeatureLike } from 'vt-pbf'
 import type { VectorSourceDef } from '../store/catalog'
 import { decodeParts, partsToGeometry } from '../store/geometryCodec'
-import type { Store } from '../store/Store'
+import type { AggregateCell, Store } from '../store/Store'
 import { CELL_BITS } from '../store/writeDataset'
 import { encodeSlice, type SlicePlan } from './encodeSlice'
 import type { ReadyTileData } from './tileIndexes'
@@ -31,9 +31,19 @@ async function aggregateTile(
   x: number,
   y: number,
 ): Promise<BuiltTile> {
+  return aggregatedTile(source.dataset, x, y, await store.cells(source.dataset, z, x, y))
+}
+
+/** The aggregated tile (one square per cell, `count` = its features) of tile x/y's cells. */
+export function aggregatedTile(
+  dataset: string,
+  x: number,
+  y: number,
+  cells: readonly AggregateCell[],
+): BuiltTile {
   const k = 2 ** CELL_BITS
   const cell = EXTENT / k
-  const features: TileFeatureLike[] = (await store.cells(source.dataset, z, x, y)).map((c) => {
+  const features: TileFeatureLike[] = cells.map((c) => {
     const x0 = (c.cx - x * k) * cell
     const y0 = (c.cy - y * k) * cell
     const ring = [
@@ -46,7 +56,7 @@ async function aggregateTile(
     return { type: 3, geometry: [ring], tags: { count: c.n, aggregated: true } }
   })
   const pbf = features.length
-    ? fromGeojsonVt({ [source.dataset]: { features } }, { version: 2, extent: EXTENT })
+    ? fromGeojsonVt({ [dataset]: { features } }, { version: 2, extent: EXTENT })
     : new Uint8Array()
   return { pbf, features: features.length, mode: 'aggregated' }
 }

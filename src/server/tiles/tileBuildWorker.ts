@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 import type { TileIndex } from './pickFeatures'
 import type { Catalog } from '../store/catalog'
 import { SqliteStore } from '../store/sqliteStore'
-import { buildTile, type TileLimits } from './buildTile'
+import { aggregatedTile, buildTile, type TileLimits } from './buildTile'
 import { encodeSlice, type BuiltTile, type SlicePlan, type TilePick } from './encodeSlice'
 import { spatialIndex, type TileData } from './tileData'
 
@@ -23,6 +23,7 @@ type Message =
       plan: SlicePlan
       pick?: TilePick
     }
+  | { type: 'cells'; id: number; dataset: string; x: number; y: number; cells: Int32Array }
   | {
       type: 'store'
       id: number
@@ -59,6 +60,19 @@ function fail(id: number, e: unknown): void {
 parentPort?.on('message', (m: Message) => {
   if (m.type === 'data') {
     datasets.set(m.data.dataset, { data: m.data, index: spatialIndex(m.data) })
+    return
+  }
+  if (m.type === 'cells') {
+    try {
+      const cells = Array.from({ length: m.cells.length / 3 }, (_, i) => ({
+        cx: m.cells[3 * i] as number,
+        cy: m.cells[3 * i + 1] as number,
+        n: m.cells[3 * i + 2] as number,
+      }))
+      reply(m.id, aggregatedTile(m.dataset, m.x, m.y, cells))
+    } catch (e) {
+      fail(m.id, e)
+    }
     return
   }
   if (m.type === 'store') {

@@ -118,8 +118,12 @@ export class TileCache {
       } else {
         // Aggregated cells, or features read from the store: a worker's own read-only connection
         // to the store file; without one (PostgreSQL) this process asks the store.
-        const pool = this.store.location ? this.indexes.pool : null
-        pooled = pool ? await pool.runStore(source.id, z, x, y, this.options, scale) : null
+        const pool = this.indexes.pool
+        if (pool && this.store.location) pooled = await pool.runStore(source.id, z, x, y, this.options, scale)
+        else if (pool && plan.aggregate)
+          // Without a file the cells come from this process's store (held in memory per version,
+          // PgCellCache); a worker encodes and gzips them, as SQLite's workers do.
+          pooled = await pool.runCells(source.dataset, x, y, await this.store.cells(source.dataset, z, x, y))
         tile = pooled ?? (await buildTile(this.store, source, z, x, y, this.options, scale, ready))
       }
       if (tile.features === 0) {

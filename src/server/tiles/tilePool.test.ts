@@ -5,7 +5,8 @@ import zlib from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Catalog, DatasetDef } from '../store/catalog'
 import { openStore } from '../store/sqliteStore'
-import { buildTile } from './buildTile'
+import { aggregatedTile, buildTile } from './buildTile'
+import { CELL_BITS } from '../store/writeDataset'
 import { encodeSlice } from './encodeSlice'
 import { buildTileData, sharedTileData, spatialIndex } from './tileData'
 import { TilePool } from './tilePool'
@@ -44,6 +45,22 @@ describe('TilePool', () => {
     const pooled = await pool.run(d.id, version, z, x, y, plan)
     expect(inline.features).toBeGreaterThan(10)
     expect(pooled?.features).toBe(inline.features)
+    expect(Buffer.from(pooled?.pbf ?? [])).toEqual(Buffer.from(inline.pbf))
+    expect(Buffer.from(zlib.gunzipSync(pooled?.gz ?? new Uint8Array()))).toEqual(Buffer.from(inline.pbf))
+  })
+
+  it('encodes an aggregated tile from cells handed over (a store without a file) as the main thread does', async () => {
+    const k = 2 ** CELL_BITS
+    const cells = [
+      { cx: 52 * k + 1, cy: 101 * k + 2, n: 7 },
+      { cx: 52 * k + 3, cy: 101 * k + 2, n: 1 },
+      { cx: 52 * k + k - 1, cy: 101 * k + k - 1, n: 40 },
+    ]
+    const inline = aggregatedTile(d.id, 52, 101, cells)
+    const pooled = await pool.runCells(d.id, 52, 101, cells)
+    expect(inline.features).toBe(3)
+    expect(pooled?.mode).toBe('aggregated')
+    expect(pooled?.features).toBe(3)
     expect(Buffer.from(pooled?.pbf ?? [])).toEqual(Buffer.from(inline.pbf))
     expect(Buffer.from(zlib.gunzipSync(pooled?.gz ?? new Uint8Array()))).toEqual(Buffer.from(inline.pbf))
   })

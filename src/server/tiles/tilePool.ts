@@ -1,6 +1,7 @@
 import os from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import type { Catalog } from '../store/catalog'
+import type { AggregateCell } from '../store/Store'
 import type { TileLimits } from './buildTile'
 import type { BuiltTile, SlicePlan, TilePick } from './encodeSlice'
 import { startWorker } from './startWorker'
@@ -106,6 +107,21 @@ export class TilePool {
     scale: number,
   ): Promise<PooledTile | null> {
     return this.send({ type: 'store', source, z, x, y, limits, scale })
+  }
+
+  /**
+   * Builds an aggregated tile from its cells (read by this thread: a store without a file, whose
+   * cells the workers cannot read themselves). The cells travel as one moved buffer.
+   */
+  runCells(
+    dataset: string,
+    x: number,
+    y: number,
+    cells: readonly AggregateCell[],
+  ): Promise<PooledTile | null> {
+    const flat = new Int32Array(cells.length * 3)
+    cells.forEach((c, i) => flat.set([c.cx, c.cy, c.n], i * 3))
+    return this.send({ type: 'cells', dataset, x, y, cells: flat }, [flat.buffer])
   }
 
   async close(): Promise<void> {
