@@ -278,6 +278,9 @@ export class PgStore implements AppStore {
   /** Builds the records indexes of every dataset (tile data: src/server/tiles/tileIndexes.ts). */
   async warm(): Promise<void> {
     for (const d of this.catalog.datasets) await this.columnIndex(d.id)
+    // Every aggregated zoom's cells too, so the first aggregated tiles of a start ask no query.
+    for (const d of this.catalog.datasets)
+      for (const z of this.aggregateZooms(d.id)) await this.cells(d.id, z, 0, 0)
   }
 
   /** The GiST index finds the candidates; the stored bbox columns decide, exactly as in SQLite. */
