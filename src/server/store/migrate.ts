@@ -19,18 +19,7 @@ export function migrate(db: Database.Database, dir = MIGRATIONS_DIR): number[] {
       .all()
       .map((v) => Number(v)),
   )
-  const files = fs
-    .readdirSync(dir)
-    .map((f) => ({ f, m: FILE.exec(f) }))
-    .filter((x): x is { f: string; m: RegExpExecArray } => x.m !== null)
-    .map(({ f, m }) => ({ file: f, version: Number(m[1]), name: m[2] ?? '' }))
-    .sort((a, b) => a.version - b.version)
-  const seen = new Map<number, string>()
-  for (const m of files) {
-    const other = seen.get(m.version)
-    if (other) throw new Error(`migrations ${other} and ${m.file} share number ${m.version}`)
-    seen.set(m.version, m.file)
-  }
+  const files = migrationFiles(dir)
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
   const applied: number[] = []
   for (const m of files) {
@@ -43,4 +32,21 @@ export function migrate(db: Database.Database, dir = MIGRATIONS_DIR): number[] {
     applied.push(m.version)
   }
   return applied
+}
+
+/** The `NNN_name.sql` files of a migrations folder in number order (two sharing a number: an error). */
+export function migrationFiles(dir: string): { file: string; version: number; name: string }[] {
+  const files = fs
+    .readdirSync(dir)
+    .map((f) => ({ f, m: FILE.exec(f) }))
+    .filter((x): x is { f: string; m: RegExpExecArray } => x.m !== null)
+    .map(({ f, m }) => ({ file: f, version: Number(m[1]), name: m[2] ?? '' }))
+    .sort((a, b) => a.version - b.version)
+  const seen = new Map<number, string>()
+  for (const m of files) {
+    const other = seen.get(m.version)
+    if (other) throw new Error(`migrations ${other} and ${m.file} share number ${m.version}`)
+    seen.set(m.version, m.file)
+  }
+  return files
 }

@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import fs from 'node:fs'
 import path from 'node:path'
 import pg from 'pg'
+import { migrationFiles } from '../migrate'
 
 /** The PostgreSQL migrations: `data/` (features, series, grids, feeds) and `accounts/` (members…). */
 export const PG_MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
-const FILE = /^(\d{3})_([a-z0-9_]+)\.sql$/
 
 /** One key for every Emberline advisory lock: migrations take (MIGRATION_LOCK, 0). */
 export const ADVISORY_LOCK_SPACE = 0x454d42 // "EMB"
@@ -136,28 +136,6 @@ export function pgDatabase(opts: PgOptions): PgDatabase {
   // An idle client's connection dropped by the server (restart, failover) must not end the process.
   pool.on('error', () => undefined)
   return new PgDatabase(pool)
-}
-
-interface MigrationFile {
-  file: string
-  version: number
-  name: string
-}
-
-function migrationFiles(dir: string): MigrationFile[] {
-  const files = fs
-    .readdirSync(dir)
-    .map((f) => ({ f, m: FILE.exec(f) }))
-    .filter((x): x is { f: string; m: RegExpExecArray } => x.m !== null)
-    .map(({ f, m }) => ({ file: f, version: Number(m[1]), name: m[2] ?? '' }))
-    .sort((a, b) => a.version - b.version)
-  const seen = new Map<number, string>()
-  for (const m of files) {
-    const other = seen.get(m.version)
-    if (other) throw new Error(`migrations ${other} and ${m.file} share number ${m.version}`)
-    seen.set(m.version, m.file)
-  }
-  return files
 }
 
 /**
