@@ -1,6 +1,6 @@
 import type { Browser, Page, Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mapSelectors } from './map.driver'
+import { mapSelectors, setLayerVisible } from './map.driver'
 import { launchBrowser, newPage, signIn, startServer, type TestServer } from './support'
 
 const ROUTE = '/PSPS'
@@ -105,5 +105,42 @@ describe('first map view', () => {
     expect(held.length).toBeGreaterThan(0)
     expect(first.tileFrame).toBeGreaterThan(0)
     expect(first.sidebarFrame).toBeGreaterThan(first.tileFrame)
+  })
+
+  it('stacks the layers by draw order, and a layer turned on below others restacks nothing', async () => {
+    await openFirstView()
+    const containers = ['psps_line', 'transmission_lines', 'distribution_lines']
+    // Tag the layers already drawn: a re-created layer would come back without the tag.
+    await page.evaluate((ids) => {
+      for (const id of ids) document.querySelector(`.el-map .el-layer-${id}`)?.setAttribute('data-tagged', id)
+    }, containers)
+    // Critical infrastructure sits below distribution lines in the sidebar: it is drawn beneath them.
+    await setLayerVisible(page, 'critical_infrastructure', true)
+    await page.waitForSelector('.el-map .el-layer-critical_infrastructure', {
+      state: 'attached',
+      timeout: 30_000,
+    })
+    const stack = await page.evaluate(
+      (ids) =>
+        ids.map((id) => {
+          const el = document.querySelector<HTMLElement>(`.el-map .el-layer-${id}`)
+          return {
+            id,
+            pane: el?.parentElement?.className ?? '',
+            z: Number(el ? getComputedStyle(el).zIndex : NaN),
+            tagged: el?.getAttribute('data-tagged') === id,
+          }
+        }),
+      ['critical_infrastructure', 'distribution_lines', 'transmission_lines', 'psps_line'],
+    )
+    // one pane, strictly rising from the bottom layer to the top one
+    expect(new Set(stack.map((layer) => layer.pane)).size).toBe(1)
+    for (let i = 1; i < stack.length; i++) expect(stack[i]?.z).toBeGreaterThan(stack[i - 1]?.z ?? Infinity)
+    expect(stack.filter((layer) => layer.tagged).map((layer) => layer.id)).toEqual([
+      'distribution_lines',
+      'transmission_lines',
+      'psps_line',
+    ])
+    await setLayerVisible(page, 'critical_infrastructure', false)
   })
 })

@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { useMap } from 'react-leaflet'
 import { appConfig, resolveColor } from '../../../shared/config'
 import { whenMapDrawn } from '../render/firstDraw'
+import { queueLayerAdd } from '../render/layerQueue'
 import { ensurePanes, PANES } from '../render/panes'
 import { basemapPlan, OFFLINE_ATTRIBUTION, type BasemapBase, type BasemapOverlay } from './basemapPlan'
 import { basemapLabelRules, basemapOverlayPaintRules, basemapPaintRules } from './basemapStyle'
@@ -89,7 +90,8 @@ export function BasemapLayer() {
   useEffect(() => {
     ensurePanes(map)
     const plan = basemapPlan(appConfig.map.basemap)
-    const base = baseLayer(plan.base).addTo(map)
+    const base = baseLayer(plan.base)
+    const cancelAdd = queueLayerAdd(() => base.addTo(map))
     // The names come once the first data tiles are drawn: they do not compete with the first view.
     let overlay: L.Layer | null = null
     let removed = false
@@ -98,6 +100,7 @@ export function BasemapLayer() {
     })
     return () => {
       removed = true
+      cancelAdd()
       base.remove()
       overlay?.remove()
     }

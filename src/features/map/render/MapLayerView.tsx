@@ -78,6 +78,7 @@ export function MapLayerView({
           maxNativeZoom={source.maxzoom}
           tileSize={source.tileSize}
           className={`el-layer-${mapLayer.id}`}
+          order={order}
         />
       )
     }

@@ -2,6 +2,7 @@ import L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { useMap } from 'react-leaflet'
 import { markMapDrawn } from './firstDraw'
+import { queueLayerAdd, stackIndex } from './layerQueue'
 
 export interface RasterTileLayerProps {
   readonly url: string
@@ -11,12 +12,15 @@ export interface RasterTileLayerProps {
   readonly maxNativeZoom?: number
   readonly tileSize?: number
   readonly className: string
+  /** Draw order in the map (bottom first): the layer's stacking within its pane. */
+  readonly order: number
 }
 
 /**
  * Raster PNG tiles (opacity = paint opacity × intensity, changed live). A new URL (e.g. another
  * forecast hour) loads in a second layer above the current one, which is removed once the new
- * tiles have loaded, so the map never flashes empty between hours.
+ * tiles have loaded, so the map never flashes empty between hours. Stacked by draw order (Leaflet's
+ * zIndex) and added to the map in its turn (layerQueue).
  */
 export function RasterTileLayer({
   url,
@@ -26,12 +30,14 @@ export function RasterTileLayer({
   maxNativeZoom,
   tileSize,
   className,
+  order,
 }: RasterTileLayerProps) {
   const map = useMap()
   const layerRef = useRef<{ layer: L.TileLayer; url: string } | null>(null)
   /** Layers replaced by a newer URL, kept on screen until a newer layer has loaded. */
   const staleRef = useRef<L.TileLayer[]>([])
   const opacityRef = useRef(opacity)
+  const orderRef = useRef(order)
   const urlRef = useRef(url)
   /** Swaps to a new URL; set while the layer is on the map. */
   const swapRef = useRef<((nextUrl: string) => void) | null>(null)
@@ -44,16 +50,18 @@ export function RasterTileLayer({
         minZoom,
         maxNativeZoom,
         tileSize: tileSize ?? 256,
+        zIndex: stackIndex(orderRef.current),
         className,
         attribution: '',
       })
     const first = make(urlRef.current)
     first.once('tileload', markMapDrawn)
-    first.addTo(map)
+    const cancelAdd = queueLayerAdd(() => first.addTo(map))
     layerRef.current = { layer: first, url: urlRef.current }
     const swap = (nextUrl: string) => {
       const current = layerRef.current
       if (!current || current.url === nextUrl) return
+      cancelAdd() // a first layer still waiting for its turn is never added
       staleRef.current.push(current.layer)
       const next = make(nextUrl)
       next.once('load', () => {
@@ -66,6 +74,7 @@ export function RasterTileLayer({
     }
     swapRef.current = swap
     return () => {
+      cancelAdd()
       swapRef.current = null
       layerRef.current?.layer.remove()
       layerRef.current = null
@@ -78,6 +87,13 @@ export function RasterTileLayer({
     urlRef.current = url
     swapRef.current?.(url)
   }, [url])
+
+  useEffect(() => {
+    if (orderRef.current === order) return
+    orderRef.current = order
+    layerRef.current?.layer.setZIndex(stackIndex(order))
+    for (const old of staleRef.current) old.setZIndex(stackIndex(order))
+  }, [order])
 
   useEffect(() => {
     opacityRef.current = opacity

@@ -5,6 +5,7 @@ import type { MapLayer, MvtSource } from '../../../shared/config'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
 import { toPaintRules } from '../style/toPaintRules'
 import { markMapDrawn } from './firstDraw'
+import { queueLayerAdd, stackIndex } from './layerQueue'
 import type { PickRegistry } from './pickRegistry'
 import { tileUrlTemplate } from './tileUrlTemplate'
 
@@ -25,12 +26,19 @@ export interface VectorTileLayerProps {
   readonly registry: PickRegistry
 }
 
-/** Vector (MVT) tiles drawn by protomaps-leaflet with paint rules compiled from config. */
+/**
+ * Vector (MVT) tiles drawn by protomaps-leaflet with paint rules compiled from config. The layer
+ * stacks by its draw order (Leaflet's zIndex within its pane), so a change of order restacks it
+ * instead of re-creating it, and it is added to the map in its turn (layerQueue).
+ */
 export function VectorTileLayer(props: VectorTileLayerProps) {
   const { drawKey, mapLayer, source, style, demo, pane, order, now, registry } = props
   const map = useMap()
   const layerRef = useRef<GridLayerWithQuery | null>(null)
   const opacityRef = useRef(props.opacity)
+  const orderRef = useRef(order)
+  /** Registers the layer for picking at a draw order; set once the layer is on the map. */
+  const registerRef = useRef<((order: number) => void) | null>(null)
   const paintRules = useMemo(() => toPaintRules(style, now), [style, now])
 
   useEffect(() => {
@@ -43,26 +51,41 @@ export function VectorTileLayer(props: VectorTileLayerProps) {
       levelDiff,
       minZoom: (source.minzoom ?? 0) + levelDiff,
       pane,
+      zIndex: stackIndex(orderRef.current),
       attribution: '',
       opacity: opacityRef.current,
       className: `el-layer-${mapLayer.id}`,
     }
     const layer = leafletLayer(options) as unknown as GridLayerWithQuery
     layer.once('tileload', markMapDrawn)
-    layer.addTo(map)
     layerRef.current = layer
-    registry.add(drawKey, {
-      mapLayer,
-      style,
-      order,
-      query: (lng, lat, brush) => layer.queryTileFeaturesDebug(lng, lat, brush),
+    const register = (drawOrder: number) =>
+      registry.add(drawKey, {
+        mapLayer,
+        style,
+        order: drawOrder,
+        query: (lng, lat, brush) => layer.queryTileFeaturesDebug(lng, lat, brush),
+      })
+    const cancelAdd = queueLayerAdd(() => {
+      layer.addTo(map)
+      registerRef.current = register
+      register(orderRef.current)
     })
     return () => {
+      cancelAdd()
+      registerRef.current = null
       registry.remove(drawKey)
       layer.remove()
       layerRef.current = null
     }
-  }, [map, drawKey, mapLayer, source, style, demo, pane, order, paintRules, registry])
+  }, [map, drawKey, mapLayer, source, style, demo, pane, paintRules, registry])
+
+  useEffect(() => {
+    if (orderRef.current === order) return
+    orderRef.current = order
+    layerRef.current?.setZIndex(stackIndex(order))
+    registerRef.current?.(order)
+  }, [order])
 
   useEffect(() => {
     opacityRef.current = props.opacity
