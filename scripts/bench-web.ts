@@ -91,9 +91,19 @@ async function firstTilesAt(page: Page): Promise<number> {
   return Number(await handle.jsonValue())
 }
 
-/** ms from navigation start to the first data-layer tile drawn (raster <img> or vector canvas). */
-async function firstTiles(page: Page, url: string): Promise<number> {
+/** How long a view is left to finish loading before the next one opens (the settled protocol). */
+const SETTLE_MS = 2500
+
+/**
+ * ms from navigation start to the first data-layer tile drawn (raster <img> or vector canvas). Back
+ * to back (the issue's protocol), the next view opens as soon as this one's first tiles are drawn, so
+ * the server and the browser are still busy with the rest of the previous view; `settled` first lets
+ * the previous view finish, as when a user opens the app.
+ */
+async function firstTiles(page: Page, url: string, settled = false): Promise<number> {
+  if (settled) await page.waitForTimeout(SETTLE_MS)
   await page.goto('about:blank')
+  if (settled) await page.waitForTimeout(500)
   await page.goto(url, { waitUntil: 'commit' })
   return firstTilesAt(page)
 }
@@ -224,6 +234,9 @@ async function main(): Promise<void> {
     const mapRoute = await routeJs(page, `${server.url}/PSPS`, sizes, '.el-map .leaflet-tile-loaded')
     const runs: number[] = []
     for (let i = 0; i < firstViewRuns; i++) runs.push(await firstTiles(page, `${server.url}/PSPS`))
+    const settledRuns: number[] = []
+    for (let i = 0; i < firstViewRuns; i++)
+      settledRuns.push(await firstTiles(page, `${server.url}/PSPS`, true))
     const wind = await particleFps(page, `${server.url}/PSPS?layers=wind_vectors&c=-106.2,34.6&z=7`)
     const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target')
     console.log('\nFigures (headless Chromium, --disable-gpu, localhost):')
@@ -236,7 +249,10 @@ async function main(): Promise<void> {
       `  map route JS (/PSPS, gzip): ${kb(mapRoute.initial)} before first tiles, ${kb(mapRoute.total)} in all`,
     )
     console.log(
-      `  first map tiles drawn: median ${median(runs).toFixed(0)} ms of ${runs.map((r) => r.toFixed(0)).join(', ')} ms  target ≤ ${TARGETS.firstTilesMs} ms  ${verdict(median(runs) <= TARGETS.firstTilesMs)}`,
+      `  first map tiles drawn, back to back: median ${median(runs).toFixed(0)} ms of ${runs.map((r) => r.toFixed(0)).join(', ')} ms  target ≤ ${TARGETS.firstTilesMs} ms  ${verdict(median(runs) <= TARGETS.firstTilesMs)}`,
+    )
+    console.log(
+      `  first map tiles drawn, each view opened once the previous one settled: median ${median(settledRuns).toFixed(0)} ms of ${settledRuns.map((r) => r.toFixed(0)).join(', ')} ms  target ≤ ${TARGETS.firstTilesMs} ms  ${verdict(median(settledRuns) <= TARGETS.firstTilesMs)}`,
     )
     console.log(
       `  wind particles: ${wind.particles} particles (${wind.renderer}) at ${wind.fps.toFixed(1)} fps  target ≥ ${TARGETS.fps} fps  ${verdict(wind.fps >= TARGETS.fps)}`,
