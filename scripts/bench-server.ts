@@ -1,6 +1,6 @@
 // npm run bench:server [-- --peer [--prepare] [--seed S] [--buildings N]] [--data-dir DIR --config DIR]
 //                         [--layers a,b] [--conc 1,2] [--records N] [--seed S | --tiles tiles.json] [--floor N]
-//                         [--store postgres [--database-url URL]]
+//                         [--store postgres [--database-url URL]] [--client autocannon|wrk]
 // Starts the data server (scripts/bench/benchServer.ts) in its own process and measures it over
 // HTTP with autocannon (scripts/bench/loadClient.ts): startup with an existing store, tiles cold
 // (first request of each tile after a fresh start) and repeated per tile set, the tiles' sizes and
@@ -12,6 +12,8 @@
 // SQLite, then on PostgreSQL/PostGIS (STORE=postgres; the data loaded once into a database of
 // --database-url's cluster, or of a throw-away cluster from scripts/postgres.sh), and the
 // PostgreSQL/SQLite ratios are printed against #19's targets.
+// --client wrk replays every list (ours and the peers') with wrk instead of autocannon: a C client
+// that is not the bottleneck of the points and cached-repeat sets (Debian: apt-get install wrk).
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -24,7 +26,7 @@ import { openPgStore } from '../src/server/store/pg/pgStore'
 import { openStore } from '../src/server/store/sqliteStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'
 import { cpuMs, rssMiB, startChild, type ChildServer } from './bench/childServer'
-import { hammer, replay, type ListPass } from './bench/loadClient'
+import { hammer, loadClientName, replay, useLoadClient, type ListPass } from './bench/loadClient'
 import { peerData, preparePeer } from './bench/peerData'
 import { recordsUrls } from './bench/recordsUrls'
 import { benchTiles, type BenchTile } from './bench/tileList'
@@ -51,6 +53,9 @@ const recordsN = Number(arg('records', '300'))
 const floorN = Number(arg('floor', '20000'))
 const seedArg = Number(arg('seed', peer ? '20261125' : '42'))
 const storeKinds = arg('store', 'sqlite') === 'postgres' ? ['sqlite', 'postgres'] : ['sqlite']
+const clientArg = arg('client', 'autocannon')
+if (clientArg !== 'autocannon' && clientArg !== 'wrk') throw new Error('--client takes autocannon or wrk')
+useLoadClient(clientArg)
 
 let seed = seedArg
 let tiles: BenchTile[]
@@ -291,7 +296,7 @@ if (peer) {
 }
 
 console.log(
-  `\nEmberline data server benchmark — ${os.cpus().length} cores, load client autocannon (keep-alive, 1 request in flight per connection)`,
+  `\nEmberline data server benchmark — ${os.cpus().length} cores, load client ${loadClientName()} (keep-alive, 1 request in flight per connection)`,
 )
 console.log(
   `tile list: ${peer ? `seed ${seed} (gen-data.mjs --seed ${seed}; ${work}/data/tiles.json)` : arg('tiles', '') ? `from ${arg('tiles', '')}` : `seed ${seed} (scripts/bench/tileList.ts)`}; ${tiles.length} tiles (${tiles.filter((t) => t.set === 'z6-8').length} z6-8 + ${tiles.filter((t) => t.set === 'z10-14').length} z10-14); ours gzip, peers raw MVT`,

@@ -1,14 +1,30 @@
-// The load client of the benchmarks: autocannon (programmatic API), keep-alive connections on
-// 127.0.0.1, one request in flight per connection. A tile list is replayed once, each tile asked
+// The load client of the benchmarks: autocannon (programmatic API) by default, or wrk
+// (`useLoadClient('wrk')`, wrkClient.ts) where autocannon is the bottleneck; keep-alive connections
+// on 127.0.0.1, one request in flight per connection. A tile list is replayed once, each tile asked
 // by exactly one connection (a shared cursor), so a "cold" pass cuts every tile once.
 import autocannon from 'autocannon'
 import { summarize, type Summary } from './stats'
+import { hasWrk, wrkOnce } from './wrkClient'
+
+export type LoadClient = 'autocannon' | 'wrk'
+let client: LoadClient = 'autocannon'
+
+/** Chooses the client of every later pass (both sides of a comparison must use the same one). */
+export function useLoadClient(kind: LoadClient): void {
+  if (kind === 'wrk' && !hasWrk()) throw new Error('--client wrk: wrk is not installed (apt-get install wrk)')
+  client = kind
+}
+
+/** The client in use, for the figures' header. */
+export function loadClientName(): string {
+  return client === 'wrk' ? 'wrk (C, epoll; one thread)' : 'autocannon (Node)'
+}
 
 export interface ListPass {
   /** Requests answered per second over the whole list (all sets, back to back). */
   perS: number
   wallMs: number
-  /** Latency per tile set, ms (measured by autocannon per response, sub-millisecond). */
+  /** Latency per tile set, ms (measured by the client per response, sub-millisecond). */
   sets: Record<string, Summary>
   /** Answers other than 2xx/304, and socket errors or timeouts. */
   errors: number
@@ -19,7 +35,8 @@ async function once(
   paths: readonly string[],
   connections: number,
   headers: Record<string, string>,
-): Promise<{ ms: number[]; wallMs: number; errors: number }> {
+): Promise<{ latency: Summary; wallMs: number; errors: number }> {
+  if (client === 'wrk') return wrkOnce(base, paths, connections, headers)
   let next = 0
   const ms: number[] = []
   // Wall time from the first request built to the last answer: autocannon itself resolves on its
@@ -47,7 +64,7 @@ async function once(
     last = performance.now()
   })
   const r = await inst
-  return { ms, wallMs: last - first, errors: r.non2xx + r.errors + r.timeouts }
+  return { latency: summarize(ms), wallMs: last - first, errors: r.non2xx + r.errors + r.timeouts }
 }
 
 /**
@@ -66,7 +83,7 @@ export async function replay(
   for (const name of names) {
     const part = paths.filter((_, i) => sets[i] === name)
     const r = await once(base, part, connections, headers)
-    out.sets[name] = summarize(r.ms)
+    out.sets[name] = r.latency
     out.wallMs += r.wallMs
     out.errors += r.errors
   }
@@ -88,5 +105,5 @@ export async function hammer(
     connections,
     headers,
   )
-  return { perS: amount / (r.wallMs / 1000), latency: summarize(r.ms), errors: r.errors }
+  return { perS: amount / (r.wallMs / 1000), latency: r.latency, errors: r.errors }
 }
