@@ -26,7 +26,7 @@ import { openPgStore } from '../src/server/store/pg/pgStore'
 import { openStore } from '../src/server/store/sqliteStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'
 import { cpuMs, rssMiB, startChild, type ChildServer } from './bench/childServer'
-import { hammer, loadClientName, replay, useLoadClient, type ListPass } from './bench/loadClient'
+import { hammer, loadClientName, replay, selectLoadClient, type ListPass } from './bench/loadClient'
 import { peerData, preparePeer } from './bench/peerData'
 import { recordsUrls } from './bench/recordsUrls'
 import { benchTiles, type BenchTile } from './bench/tileList'
@@ -55,7 +55,7 @@ const seedArg = Number(arg('seed', peer ? '20261125' : '42'))
 const storeKinds = arg('store', 'sqlite') === 'postgres' ? ['sqlite', 'postgres'] : ['sqlite']
 const clientArg = arg('client', 'autocannon')
 if (clientArg !== 'autocannon' && clientArg !== 'wrk') throw new Error('--client takes autocannon or wrk')
-useLoadClient(clientArg)
+selectLoadClient(clientArg)
 
 let seed = seedArg
 let tiles: BenchTile[]

@@ -1,5 +1,5 @@
 // The load client of the benchmarks: autocannon (programmatic API) by default, or wrk
-// (`useLoadClient('wrk')`, wrkClient.ts) where autocannon is the bottleneck; keep-alive connections
+// (`selectLoadClient('wrk')`, wrkClient.ts) where autocannon is the bottleneck; keep-alive connections
 // on 127.0.0.1, one request in flight per connection. A tile list is replayed once, each tile asked
 // by exactly one connection (a shared cursor), so a "cold" pass cuts every tile once.
 import autocannon from 'autocannon'
@@ -10,7 +10,7 @@ export type LoadClient = 'autocannon' | 'wrk'
 let client: LoadClient = 'autocannon'
 
 /** Chooses the client of every later pass (both sides of a comparison must use the same one). */
-export function useLoadClient(kind: LoadClient): void {
+export function selectLoadClient(kind: LoadClient): void {
   if (kind === 'wrk' && !hasWrk()) throw new Error('--client wrk: wrk is not installed (apt-get install wrk)')
   client = kind
 }
