@@ -65,6 +65,13 @@ if (peer) {
   const d = peerData(work, dataDir)
   seed = d.seed
   tiles = d.tiles
+} else if (configDir) {
+  // A store imported with that config (e.g. the peer's 5,000,000 buildings): measured as it is.
+  if (!dataDir || !fs.existsSync(path.join(dataDir, 'emberline.sqlite')))
+    throw new Error('--config without --peer measures an existing store: give its --data-dir')
+  const file = arg('tiles', '')
+  if (!file) throw new Error('--config without --peer: give the tile list with --tiles tiles.json')
+  tiles = JSON.parse(fs.readFileSync(file, 'utf8')) as BenchTile[]
 } else {
   // The demo data: seeded into a temporary directory, or into --data-dir once per building count.
   const buildings = Number(arg('buildings', '200000'))
