@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
+import { deliveryRowMappers, jsonText, type JobRow, type LogRow, type NoticeRow } from './deliveryRows'
 
 /** One member's notice of one episode of one alert (table alert_notices, migration 110). */
 export interface Notice {
@@ -51,95 +52,7 @@ export interface DeliveryLogEntry {
 
 type NoticeKey = Pick<Notice, 'memberId' | 'alertId' | 'episode'>
 
-interface NoticeRow {
-  member_id: string
-  alert_id: string
-  episode: number
-  severity: string
-  fields: string
-  state: string
-  queued_at: number
-  sent_at: number | null
-  reminders: number
-  next_reminder_at: number | null
-}
-
-interface JobRow {
-  id: number
-  member_id: string
-  channel: string
-  kind: string
-  alert_ids: string
-  recipient: string
-  subject: string | null
-  text: string
-  link: string
-  attempts: number
-  next_at: number
-  state: string
-}
-
-interface LogRow {
-  id: number
-  at: number
-  job_id: number | null
-  member_id: string
-  channel: string | null
-  kind: string
-  alert_ids: string
-  event: string
-  attempt: number | null
-  detail: string | null
-}
-
-function parseJson<T>(text: string, fallback: T): T {
-  try {
-    return JSON.parse(text) as T
-  } catch {
-    return fallback
-  }
-}
-
-const toNotice = (r: NoticeRow): Notice => ({
-  memberId: r.member_id,
-  alertId: r.alert_id,
-  episode: r.episode,
-  severity: r.severity,
-  fields: parseJson<Record<string, string>>(r.fields, {}),
-  state: r.state,
-  queuedAt: r.queued_at,
-  sentAt: r.sent_at,
-  reminders: r.reminders,
-  nextReminderAt: r.next_reminder_at,
-})
-
-const toJob = (r: JobRow): DeliveryJob => ({
-  id: r.id,
-  memberId: r.member_id,
-  channel: r.channel === 'email' ? 'email' : 'sms',
-  kind: r.kind === 'digest' || r.kind === 'reminder' ? r.kind : 'alert',
-  alertIds: parseJson<string[]>(r.alert_ids, []),
-  recipient: r.recipient,
-  subject: r.subject,
-  text: r.text,
-  link: r.link,
-  attempts: r.attempts,
-  nextAt: r.next_at,
-  state: r.state,
-})
-
-const toLog = (r: LogRow): DeliveryLogEntry => ({
-  id: r.id,
-  at: r.at,
-  jobId: r.job_id,
-  memberId: r.member_id,
-  channel: r.channel,
-  kind: r.kind,
-  alertIds: parseJson<string[]>(r.alert_ids, []),
-  event: r.event,
-  attempt: r.attempt,
-  detail: r.detail,
-})
+const { notice: toNotice, job: toJob, log: toLog } = deliveryRowMappers(jsonText)
 
 /** Alert episodes, notices, send jobs and the delivery log (the alert delivery engine's store). */
 export interface DeliveryStore {
@@ -199,10 +112,10 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
     `INSERT OR IGNORE INTO alert_notices (member_id, alert_id, episode, severity, fields, state, queued_at)
      VALUES (?, ?, ?, ?, ?, 'pending', ?)`,
   )
-  const noticesIn = db.prepare<[], NoticeRow>(
+  const noticesIn = db.prepare<[], NoticeRow<string>>(
     "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
   )
-  const remindersDue = db.prepare<[number], NoticeRow>(
+  const remindersDue = db.prepare<[number], NoticeRow<string>>(
     "SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? ORDER BY member_id, alert_id",
   )
   const setNotice = db.prepare(
@@ -216,7 +129,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
     `INSERT INTO delivery_jobs (member_id, channel, kind, alert_ids, recipient, subject, text, link, attempts, next_at, state, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 'queued', ?)`,
   )
-  const jobsDue = db.prepare<[number], JobRow>(
+  const jobsDue = db.prepare<[number], JobRow<string>>(
     "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, id",
   )
   const nextJob = db
@@ -227,7 +140,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
     `INSERT INTO delivery_log (at, job_id, member_id, channel, kind, alert_ids, event, attempt, detail)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-  const readLog = db.prepare<[number], LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT ?')
+  const readLog = db.prepare<[number], LogRow<string>>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT ?')
 
   /** Starts an episode for each raised alert and ends the cleared ones; answers the new episodes. */
   const transition = db.transaction((raised: string[], cleared: string[], at: number) => {

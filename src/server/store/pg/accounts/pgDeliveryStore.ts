@@ -1,95 +1,11 @@
+import { deliveryRowMappers, jsonValue, type JobRow, type LogRow, type NoticeRow } from '../../deliveryRows'
 import type { DeliveryJob, DeliveryLogEntry, DeliveryStore, Notice } from '../../deliveryStore'
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe, storableText } from './nulSafe'
 import { pgJson } from './pgJson'
 import { retryConflicts } from './retryConflicts'
 
-interface NoticeRow {
-  member_id: string
-  alert_id: string
-  episode: number
-  severity: string
-  fields: unknown
-  state: string
-  queued_at: number
-  sent_at: number | null
-  reminders: number
-  next_reminder_at: number | null
-}
-
-interface JobRow {
-  id: number
-  member_id: string
-  channel: string
-  kind: string
-  alert_ids: unknown
-  recipient: string
-  subject: string | null
-  text: string
-  link: string
-  attempts: number
-  next_at: number
-  state: string
-}
-
-interface LogRow {
-  id: number
-  at: number
-  job_id: number | null
-  member_id: string
-  channel: string | null
-  kind: string
-  alert_ids: unknown
-  event: string
-  attempt: number | null
-  detail: string | null
-}
-
-const strings = (v: unknown): string[] =>
-  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []
-const fieldsOf = (v: unknown): Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, string>) : {}
-
-const noticeOf = (r: NoticeRow): Notice => ({
-  memberId: r.member_id,
-  alertId: r.alert_id,
-  episode: r.episode,
-  severity: r.severity,
-  fields: fieldsOf(r.fields),
-  state: r.state,
-  queuedAt: r.queued_at,
-  sentAt: r.sent_at,
-  reminders: r.reminders,
-  nextReminderAt: r.next_reminder_at,
-})
-
-const jobOf = (r: JobRow): DeliveryJob => ({
-  id: r.id,
-  memberId: r.member_id,
-  channel: r.channel === 'email' ? 'email' : 'sms',
-  kind: r.kind === 'digest' || r.kind === 'reminder' ? r.kind : 'alert',
-  alertIds: strings(r.alert_ids),
-  recipient: r.recipient,
-  subject: r.subject,
-  text: r.text,
-  link: r.link,
-  attempts: r.attempts,
-  nextAt: r.next_at,
-  state: r.state,
-})
-
-const logOf = (r: LogRow): DeliveryLogEntry => ({
-  id: r.id,
-  at: r.at,
-  jobId: r.job_id,
-  memberId: r.member_id,
-  channel: r.channel,
-  kind: r.kind,
-  alertIds: strings(r.alert_ids),
-  event: r.event,
-  attempt: r.attempt,
-  detail: r.detail,
-})
+const { notice: noticeOf, job: jobOf, log: logOf } = deliveryRowMappers(jsonValue)
 
 /** A LIMIT as SQLite takes it: negative is no limit. */
 const limitOf = (n: number) => (n < 0 ? null : Math.floor(n))
@@ -155,13 +71,13 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       return count > 0
     },
     async waitingNotices(): Promise<Notice[]> {
-      const rows = await db.query<NoticeRow>(
+      const rows = await db.query<NoticeRow<unknown>>(
         "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
       )
       return rows.map(noticeOf)
     },
     async dueReminders(now: number): Promise<Notice[]> {
-      const rows = await db.query<NoticeRow>(
+      const rows = await db.query<NoticeRow<unknown>>(
         `SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL
            AND next_reminder_at <= $1 ORDER BY member_id, alert_id`,
         [now],
@@ -212,7 +128,7 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       return row.id
     },
     async dueJobs(now: number): Promise<DeliveryJob[]> {
-      const rows = await db.query<JobRow>(
+      const rows = await db.query<JobRow<unknown>>(
         "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= $1 ORDER BY next_at, id",
         [now],
       )
@@ -262,7 +178,7 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       })
     },
     async recentLog(limit: number): Promise<DeliveryLogEntry[]> {
-      const rows = await db.query<LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT $1', [
+      const rows = await db.query<LogRow<unknown>>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT $1', [
         limitOf(limit),
       ])
       return rows.map(logOf)
