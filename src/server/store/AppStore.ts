@@ -56,6 +56,15 @@ export interface GridStorage {
   deleteGrid(id: string): Awaitable<void>
 }
 
+/** What a successful feed run records beside its rows: where from, when, its summary and validators. */
+export interface SuccessfulFeedRun {
+  source: string
+  at: string
+  summary: RunSummary
+  etag: string | null
+  lastModified: string | null
+}
+
 /** Live feeds' records and freshness (migration 100). */
 export interface FeedStorage {
   /** The feed's current records (empty before its first successful run). */
@@ -68,13 +77,7 @@ export interface FeedStorage {
     dataset: string,
     rows: readonly FeedRow[],
     fields: readonly string[],
-    run: {
-      source: string
-      at: string
-      summary: RunSummary
-      etag: string | null
-      lastModified: string | null
-    },
+    run: SuccessfulFeedRun,
   ): Awaitable<void>
   /** A run that changed nothing (304 Not Modified): it still counts as a successful check. */
   saveNotModified(feed: string, dataset: string, at: string): Awaitable<void>

@@ -1,4 +1,4 @@
-import type { FeedStorage } from './AppStore'
+import type { FeedStorage, SuccessfulFeedRun } from './AppStore'
 import type Database from 'better-sqlite3'
 import type { FeedRow } from '../feeds/feedRow'
 import type { RunSummary } from '../feeds/feedTypes'
@@ -124,13 +124,7 @@ export class FeedStore implements FeedStorage {
     dataset: string,
     rows: readonly FeedRow[],
     fields: readonly string[],
-    run: {
-      source: string
-      at: string
-      summary: RunSummary
-      etag: string | null
-      lastModified: string | null
-    },
+    run: SuccessfulFeedRun,
   ): void {
     this.db.transaction(() => {
       this.ensure(feed, dataset)

@@ -1,4 +1,4 @@
-import type { FeedStorage } from '../AppStore'
+import type { FeedStorage, SuccessfulFeedRun } from '../AppStore'
 import type { FeedRow } from '../../feeds/feedRow'
 import type { RunSummary } from '../../feeds/feedTypes'
 import { decodeFeedRows, encodeFeedRows, toStatus, type FeedStatus, type StatusRow } from '../feedStore'
@@ -38,13 +38,7 @@ export class PgFeedStore implements FeedStorage {
     dataset: string,
     rows: readonly FeedRow[],
     fields: readonly string[],
-    run: {
-      source: string
-      at: string
-      summary: RunSummary
-      etag: string | null
-      lastModified: string | null
-    },
+    run: SuccessfulFeedRun,
   ): Promise<void> {
     await this.db.tx(async () => {
       await this.ensure(feed, dataset)
