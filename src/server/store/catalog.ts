@@ -147,6 +147,18 @@ function parseTable(raw: unknown, i: number): TableDef | null {
  * Builds a catalog from parsed YAML documents that no schema has checked (a CONFIG_DIR of the
  * import CLI and benchmark server): layers gives datasets + sources, tables gives tables.
  */
+/** A dataset of the catalog by id (undefined when it has none). */
+export function catalogDataset(catalog: Catalog, id: string): DatasetDef | undefined {
+  return catalog.datasets.find((d) => d.id === id)
+}
+
+/** A dataset of the catalog by id; an unknown id is a programming error (throws). */
+export function mustDataset(catalog: Catalog, id: string): DatasetDef {
+  const d = catalogDataset(catalog, id)
+  if (!d) throw new Error(`unknown dataset ${id}`)
+  return d
+}
+
 export function catalogFrom(layers: unknown, tables: unknown): Catalog {
   const l = isRecord(layers) ? layers : {}
   const t = isRecord(tables) ? tables : {}

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import type { Catalog, DatasetDef } from './catalog'
-import { filterableFields } from './catalog'
+import { catalogDataset, filterableFields, mustDataset } from './catalog'
 import type { ColumnFilter, ColumnIndex, SortKey } from './columnIndex'
 import { DatasetRecords } from './datasetRecords'
 import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
@@ -118,18 +118,12 @@ export class SqliteStore implements AppStore {
   }
 
   dataset(id: string): DatasetDef | undefined {
-    return this.catalog.datasets.find((d) => d.id === id)
-  }
-
-  private must(id: string): DatasetDef {
-    const d = this.dataset(id)
-    if (!d) throw new Error(`unknown dataset ${id}`)
-    return d
+    return catalogDataset(this.catalog, id)
   }
 
   /** Zooms whose aggregate cells are kept for a dataset (see tiles/tilePolicy). */
   aggregateZooms(id: string): number[] {
-    return aggregateZooms(this.catalog.sources, this.must(id))
+    return aggregateZooms(this.catalog.sources, mustDataset(this.catalog, id))
   }
 
   /**
@@ -166,7 +160,7 @@ export class SqliteStore implements AppStore {
   }
 
   replaceDataset(id: string, features: Iterable<FeatureInput>, onProgress?: ProgressFn): number {
-    const n = replaceDataset(this.db, this.must(id), features, {
+    const n = replaceDataset(this.db, mustDataset(this.catalog, id), features, {
       aggZooms: this.aggregateZooms(id),
       indexFields: [...filterableFields(this.catalog, id).values()],
       onProgress,
@@ -198,7 +192,7 @@ export class SqliteStore implements AppStore {
     offset: number,
     sort?: SortKey,
   ): RecordsPage {
-    return this.reader.records(this.must(id), filters, limit, offset, sort)
+    return this.reader.records(mustDataset(this.catalog, id), filters, limit, offset, sort)
   }
 
   /** The database file (null for an in-memory store): tile index workers open it read-only. */
@@ -207,7 +201,7 @@ export class SqliteStore implements AppStore {
   }
 
   tileRows(id: string): TileRows {
-    return tileRows(this.db, this.must(id))
+    return tileRows(this.db, mustDataset(this.catalog, id))
   }
 
   /** Builds the records indexes of every dataset (tile indexes: src/server/tiles/tileIndexes.ts). */
@@ -221,7 +215,7 @@ export class SqliteStore implements AppStore {
     minSize: number,
     limit: number,
   ): { features: StoredFeature[]; matched: number } {
-    const d = this.must(id)
+    const d = mustDataset(this.catalog, id)
     const { features } = tableNames(id)
     // The tile index (src/server/tiles) answers once built; this scan serves the tiles meanwhile.
     const hits = this.db
@@ -246,7 +240,7 @@ export class SqliteStore implements AppStore {
   }
 
   allFeatures(id: string): StoredFeature[] {
-    const d = this.must(id)
+    const d = mustDataset(this.catalog, id)
     const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
     const rows = this.db
       .prepare(`SELECT id, geom${cols} FROM ${tableNames(id).features} ORDER BY id`)

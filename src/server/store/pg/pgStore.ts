@@ -1,6 +1,6 @@
 import type { AppStore } from '../AppStore'
 import type { Catalog, DatasetDef } from '../catalog'
-import { filterableFields } from '../catalog'
+import { catalogDataset, filterableFields, mustDataset } from '../catalog'
 import type { ColumnFilter, ColumnIndex, SortKey } from '../columnIndex'
 import type { DatasetFreshness } from '../datasetFreshness'
 import { fieldColumn, tableNames } from '../datasetTables'
@@ -119,18 +119,12 @@ export class PgStore implements AppStore {
   }
 
   dataset(id: string): DatasetDef | undefined {
-    return this.catalog.datasets.find((d) => d.id === id)
-  }
-
-  private must(id: string): DatasetDef {
-    const d = this.dataset(id)
-    if (!d) throw new Error(`unknown dataset ${id}`)
-    return d
+    return catalogDataset(this.catalog, id)
   }
 
   /** Zooms whose aggregate cells are kept for a dataset (see tiles/tilePolicy). */
   aggregateZooms(id: string): number[] {
-    return aggregateZooms(this.catalog.sources, this.must(id))
+    return aggregateZooms(this.catalog.sources, mustDataset(this.catalog, id))
   }
 
   /**
@@ -185,7 +179,7 @@ export class PgStore implements AppStore {
     features: Iterable<FeatureInput>,
     onProgress?: ProgressFn,
   ): Promise<number> {
-    const d = this.must(id)
+    const d = mustDataset(this.catalog, id)
     return this.importEncodedRows(d, encodeAll(d, features), {
       aggZooms: this.aggregateZooms(id),
       indexFields: [...filterableFields(this.catalog, id).values()],
@@ -221,7 +215,7 @@ export class PgStore implements AppStore {
 
   /** The records column index of a dataset's current version (loaded or built on first use). */
   columnIndex(id: string): Promise<ColumnIndex> {
-    this.must(id)
+    mustDataset(this.catalog, id)
     return this.reader.index(id)
   }
 
@@ -232,7 +226,7 @@ export class PgStore implements AppStore {
     offset: number,
     sort?: SortKey,
   ): Promise<RecordsPage> {
-    return this.reader.records(this.must(id), filters, limit, offset, sort)
+    return this.reader.records(mustDataset(this.catalog, id), filters, limit, offset, sort)
   }
 
   /**
@@ -240,7 +234,7 @@ export class PgStore implements AppStore {
    * bbox they belong to: read in one REPEATABLE READ snapshot, so the stamp matches the rows.
    */
   async tileRows(id: string): Promise<TileRows> {
-    const d = this.must(id)
+    const d = mustDataset(this.catalog, id)
     const { features } = tableNames(id)
     const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
     const client = await this.db.connect()
@@ -290,7 +284,7 @@ export class PgStore implements AppStore {
     minSize: number,
     limit: number,
   ): Promise<{ features: StoredFeature[]; matched: number }> {
-    const d = this.must(id)
+    const d = mustDataset(this.catalog, id)
     const { features } = tableNames(id)
     const hits = (await this.db.rows(
       `SELECT id, CASE WHEN size = 0 THEN 1 ELSE size END FROM ${features}
@@ -310,7 +304,7 @@ export class PgStore implements AppStore {
   }
 
   async allFeatures(id: string): Promise<StoredFeature[]> {
-    const d = this.must(id)
+    const d = mustDataset(this.catalog, id)
     const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
     const rows = await this.db.rows(`SELECT id, geom${cols} FROM ${tableNames(id).features} ORDER BY id`)
     return rows.map((row) => storedFeature(d, row))
