@@ -116,6 +116,13 @@ for (const [label, rows] of [['cut', best]] as const) {
       `  ${st.padEnd(7)} sum ${f(v.reduce((a, b) => a + b, 0)).padStart(9)} ms   median ${f(med(v))} ms`,
     )
   }
+  for (const z of [...new Set(rows.map((r) => r.z))].sort((a, b) => a - b)) {
+    const zr = rows.filter((r) => r.z === z)
+    const cell = (st: Stage): string => f(med(zr.map((r) => r.t[st])))
+    console.log(
+      `  z${z}: ${zr.length} tiles, median ${med(zr.map((r) => r.features))} features, ${f(med(zr.map((r) => r.bytes.raw ?? 0)) / 1024)} KiB raw; median ms pick ${cell('pick')} slice ${cell('slice')} encode ${cell('encode')} gzip1 ${cell('gzip1')}`,
+    )
+  }
   for (const k of ['raw', ...LEVELS.map((l) => `gzip${l}`)]) {
     const v = rows.map((r) => r.bytes[k] ?? 0)
     console.log(

@@ -6,7 +6,7 @@ import { buildTile, tilePlan, type TileLimits } from './buildTile'
 import { BUFFER, EXTENT, encodeSlice, pickTile, type BuiltTile } from './encodeSlice'
 import { tileArchivePath, writeTileArchive, type ArchivedTile, type ArchiveStamp } from './tileArchiveFile'
 import type { ReadyTileData } from './tileIndexes'
-import { archiveMaxZoom, tilePolicy } from './tilePolicy'
+import { archiveZooms, tilePolicy } from './tilePolicy'
 
 /** Reports tiles rendered so far (the import and seed CLIs show it on their progress bar). */
 export type ArchiveProgress = (label: string, tiles: number) => void
@@ -53,11 +53,12 @@ function stampOf(
 }
 
 /**
- * Renders every tile of a source from z0 down to its archive zoom, depth first, visiting a
+ * Renders every tile of a source's archive zooms (`archiveZooms`), depth first from z0, visiting a
  * tile's children only where the tile holds features or dropped some (thinning): gzip level 6,
  * the same content as a tile cut on request (same plan, same byte-budget retries). Tiles above
- * the source's minzoom are visited but not kept. Empty tiles that were visited are kept (empty
- * bytes) so they answer 204 at once; tiles never visited are cut on request.
+ * the archive's first zoom are not rendered: they are descended where any feature meets them.
+ * Empty tiles that were visited are kept (empty bytes) so they answer 204 at once; tiles never
+ * visited are cut on request.
  */
 export async function renderArchive(
   store: Store,
@@ -69,19 +70,23 @@ export async function renderArchive(
   pause?: () => Promise<void>,
 ): Promise<ArchivedTile[]> {
   const { count } = await store.info(source.dataset)
-  const maxZoom = archiveMaxZoom(source, count)
-  if (maxZoom === null) return []
+  const zooms = archiveZooms(source, count)
+  if (zooms === null) return []
+  const { minZoom, maxZoom } = zooms
   const out: ArchivedTile[] = []
   const stack: [number, number, number][] = [[0, 0, 0]]
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [z, x, y] = next
-    if (pause) await pause()
-    const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
-    if (z >= source.minzoom) {
+    let descend: boolean
+    if (z < minZoom) descend = meetsAny(ready, z, x, y)
+    else {
+      if (pause) await pause()
+      const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
       out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })
       if (onProgress && out.length % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, out.length)
+      descend = tile.features > 0 || more
     }
-    if (z < maxZoom && (tile.features > 0 || more))
+    if (z < maxZoom && descend)
       for (const [dx, dy] of [
         [1, 1],
         [0, 1],
@@ -135,6 +140,19 @@ function pickedSmall(ready: ReadyTileData, picked: Iterable<number>, z: number):
   return false
 }
 
+/** True when any feature's box meets the tile with its buffer (a tile without: empty, not rendered). */
+function meetsAny(ready: ReadyTileData, z: number, x: number, y: number): boolean {
+  if (!ready.index) return ready.data.n > 0
+  const n = 2 ** z
+  const b = BUFFER / EXTENT
+  let found = false
+  ready.index.search((x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n, () => {
+    found = true
+    return false
+  })
+  return found
+}
+
 /** True when features under `minSize` (dropped here) meet the tile: a deeper zoom may keep them. */
 function hasSmaller(ready: ReadyTileData, z: number, x: number, y: number, minSize: number): boolean {
   if (!ready.index) return false
@@ -169,13 +187,13 @@ export async function saveTileArchives(
   for (const source of store.catalog.sources) {
     if (source.dataset !== datasetId) continue
     const file = tileArchivePath(location, source.id)
-    const maxZoom = archiveMaxZoom(source, info.count)
-    if (maxZoom === null) {
+    const zooms = archiveZooms(source, info.count)
+    if (zooms === null) {
       fs.rmSync(file, { force: true })
       continue
     }
     const tiles = await renderArchive(store, source, ready, limits, onProgress)
-    writeTileArchive(file, source.id, stampOf(store, source, limits, info), maxZoom, tiles)
+    writeTileArchive(file, source.id, stampOf(store, source, limits, info), zooms, tiles)
     written += tiles.length
   }
   return written

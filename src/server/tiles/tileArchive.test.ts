@@ -19,7 +19,7 @@ import { saveTileData } from './saveTileData'
 import { readTileArchive, tileArchivePath, tileKey, writeTileArchive } from './tileArchiveFile'
 import { buildTileData, spatialIndex } from './tileData'
 import { TileIndexes, tileIndexesOf } from './tileIndexes'
-import { ARCHIVE_POLICY, archiveMaxZoom } from './tilePolicy'
+import { ARCHIVE_POLICY, archiveZooms } from './tilePolicy'
 
 const d: DatasetDef = {
   id: 'feeders',
@@ -226,7 +226,7 @@ describe('tile archive (pre-rendered small sources)', () => {
     const bad = path.join(dir, 'tile-index', 'bad.tiles')
     fs.writeFileSync(bad, 'garbage')
     expect(await readTileArchive(bad, stamp)).toBeNull()
-    writeTileArchive(bad, 'x', stamp, 3, [
+    writeTileArchive(bad, 'x', stamp, { minZoom: 0, maxZoom: 3 }, [
       { z: 3, x: 1, y: 2, gz: Buffer.from([1, 2, 3]), features: 1, mode: 'full' },
     ])
     expect((await readTileArchive(bad, stamp))?.tiles).toEqual([
@@ -236,12 +236,15 @@ describe('tile archive (pre-rendered small sources)', () => {
     expect(await readTileArchive(bad, stamp)).toBeNull()
   })
 
-  it('is kept for small datasets only, down to the source maxzoom or z14', () => {
-    expect(archiveMaxZoom(full, 300)).toBe(14)
-    expect(archiveMaxZoom({ ...full, maxzoom: 10 }, 300)).toBe(10)
-    expect(archiveMaxZoom({ ...full, minzoom: 15 }, 300)).toBeNull()
-    expect(archiveMaxZoom(full, ARCHIVE_POLICY.maxFeatures + 1)).toBeNull()
-    expect(archiveMaxZoom(full, 0)).toBeNull()
+  it('holds every zoom of a small dataset and only z12–14 of a large one, down to the source maxzoom or z14', () => {
+    expect(archiveZooms(full, 300)).toEqual({ minZoom: 2, maxZoom: 14 })
+    expect(archiveZooms({ ...full, maxzoom: 10 }, 300)).toEqual({ minZoom: 2, maxZoom: 10 })
+    expect(archiveZooms({ ...full, minzoom: 15 }, 300)).toBeNull()
+    expect(archiveZooms(full, ARCHIVE_POLICY.maxFeatures)).toEqual({ minZoom: 2, maxZoom: 14 })
+    expect(archiveZooms(full, ARCHIVE_POLICY.maxFeatures + 1)).toEqual({ minZoom: 12, maxZoom: 14 })
+    expect(archiveZooms({ ...full, minzoom: 13 }, 5_000_000)).toEqual({ minZoom: 13, maxZoom: 14 })
+    expect(archiveZooms({ ...full, maxzoom: 11 }, 5_000_000)).toBeNull()
+    expect(archiveZooms(full, 0)).toBeNull()
   })
 
   it('is rendered in a worker when missing at start, then served', async () => {

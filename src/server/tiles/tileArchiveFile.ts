@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { TileDataStamp } from './tileDataFile'
+import type { ArchiveZooms } from './tilePolicy'
 
 const MAGIC = 'EBARCH01'
 
@@ -23,6 +24,8 @@ export interface ArchiveStamp extends TileDataStamp {
 interface Header {
   source: string
   stamp: ArchiveStamp
+  /** Absent in archives written before deep archives of large datasets: every zoom to maxZoom. */
+  minZoom?: number
   maxZoom: number
   count: number
 }
@@ -42,13 +45,13 @@ export function tileKey(z: number, x: number, y: number): number {
 /**
  * Writes a source's pre-rendered tiles (atomically: temp file + rename): magic, header length,
  * JSON header, then per tile key (f64), byte offset (f64), features (u32), mode (u8), then the
- * gzip bytes.
+ * gzip bytes (written part by part: a large dataset's archive is hundreds of MiB).
  */
 export function writeTileArchive(
   file: string,
   source: string,
   stamp: ArchiveStamp,
-  maxZoom: number,
+  { minZoom, maxZoom }: ArchiveZooms,
   tiles: readonly ArchivedTile[],
 ): void {
   const n = tiles.length
@@ -65,7 +68,7 @@ export function writeTileArchive(
     off += t.gz.length
   })
   offsets[n] = off
-  const header: Header = { source, stamp, maxZoom, count: n }
+  const header: Header = { source, stamp, minZoom, maxZoom, count: n }
   const head = Buffer.from(JSON.stringify(header))
   const len = Buffer.alloc(8)
   len.writeUInt32LE(head.length, 0)
@@ -75,14 +78,35 @@ export function writeTileArchive(
   for (const t of tiles) parts.push(t.gz)
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(tmp, Buffer.concat(parts))
+  const fd = fs.openSync(tmp, 'w')
+  try {
+    // Up to 1,024 parts per system call; a short write goes on from where it stopped.
+    for (let i = 0; i < parts.length; i += 1024) {
+      let batch = parts.slice(i, i + 1024)
+      while (batch.length > 0) batch = trimmed(batch, fs.writevSync(fd, batch))
+    }
+  } finally {
+    fs.closeSync(fd)
+  }
   fs.renameSync(tmp, file)
 }
 
-export interface ReadArchive {
+/** The parts of `batch` after its first `skip` bytes (what a short write left to write). */
+function trimmed(batch: readonly Buffer[], skip: number): Buffer[] {
+  const out: Buffer[] = []
+  for (const b of batch) {
+    if (skip >= b.length) skip -= b.length
+    else {
+      out.push(skip > 0 ? b.subarray(skip) : b)
+      skip = 0
+    }
+  }
+  return out
+}
+
+export interface ReadArchive extends ArchiveZooms {
   source: string
   stamp: ArchiveStamp
-  maxZoom: number
   tiles: ArchivedTile[]
 }
 
@@ -137,5 +161,11 @@ function parse(buf: Buffer, stamp: ArchiveStamp): ReadArchive | null {
       mode: MODES[modes[i] as number] ?? 'full',
     })
   }
-  return { source: header.source, stamp: header.stamp, maxZoom: header.maxZoom, tiles }
+  return {
+    source: header.source,
+    stamp: header.stamp,
+    minZoom: header.minZoom ?? 0,
+    maxZoom: header.maxZoom,
+    tiles,
+  }
 }

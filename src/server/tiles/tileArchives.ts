@@ -10,7 +10,7 @@ import {
   type ArchivedTile,
   type ArchiveStamp,
 } from './tileArchiveFile'
-import { archiveMaxZoom } from './tilePolicy'
+import { archiveZooms, deepArchiveOnly, type ArchiveZooms } from './tilePolicy'
 
 /** A tile as the routes send it: gzip MVT (null = empty tile), the raw bytes when already known. */
 export interface ServedTile {
@@ -22,15 +22,14 @@ export interface ServedTile {
   mode: string
 }
 
-interface LoadedArchive {
+interface LoadedArchive extends ArchiveZooms {
   stamp: ArchiveStamp
-  maxZoom: number
   tiles: Map<number, ServedTile>
 }
 
 /**
- * The pre-rendered tiles of the small sources (see tilePolicy's ARCHIVE_POLICY), read from
- * tile-index/<source>.tiles and held in memory. `get` answers only for the stored data and the
+ * The pre-rendered tiles of the sources (every zoom of the small ones, the deep zooms of the large
+ * ones: tilePolicy's ARCHIVE_POLICY), read from tile-index/<source>.tiles and held in memory. `get` answers only for the stored data and the
  * content rules the archive was rendered under; anything else is cut on request.
  */
 export class TileArchives {
@@ -51,7 +50,8 @@ export class TileArchives {
     y: number,
   ): ServedTile | undefined {
     const a = this.bySource.get(sourceId)
-    if (!a || a.stamp.version !== version || z > a.maxZoom || a.stamp.content !== contentKey) return undefined
+    if (!a || a.stamp.version !== version || z > a.maxZoom || z < a.minZoom || a.stamp.content !== contentKey)
+      return undefined
     return a.tiles.get(tileKey(z, x, y))
   }
 
@@ -66,7 +66,7 @@ export class TileArchives {
     if (!location) return missing
     for (const source of this.store.catalog.sources) {
       if (source.dataset !== datasetId) continue
-      if (archiveMaxZoom(source, (await this.store.info(datasetId)).count) === null) continue
+      if (archiveZooms(source, (await this.store.info(datasetId)).count) === null) continue
       const stamp = await archiveStamp(this.store, source, this.limits)
       const have = this.bySource.get(source.id)
       if (have && have.stamp.version === stamp.version && have.stamp.content === stamp.content) continue
@@ -75,7 +75,7 @@ export class TileArchives {
         missing.push(source.id)
         continue
       }
-      this.adopt(source.id, read.stamp, read.maxZoom, read.tiles)
+      this.adopt(source.id, read.stamp, read, read.tiles)
     }
     return missing
   }
@@ -84,18 +84,19 @@ export class TileArchives {
    * Renders the archives of a dataset's small sources in this process from its tile data (a store
    * without a file: each PostgreSQL server holds its own, made after the tile data of each
    * version), pausing for other work between tiles (`renderArchive`'s `pause`). Archives already
-   * held for the data and rules stored now are kept.
+   * held for the data and rules stored now are kept. A large dataset's deep zooms are not
+   * rendered here (minutes of a server's CPU and hundreds of MiB per server): they are cut on request.
    */
   async renderInMemory(datasetId: string, ready: ReadyTileData): Promise<void> {
     for (const source of this.store.catalog.sources) {
       if (source.dataset !== datasetId) continue
       const stamp = await archiveStamp(this.store, source, this.limits)
-      const maxZoom = archiveMaxZoom(source, stamp.count)
-      if (maxZoom === null || stamp.version !== ready.data.version) continue
+      const zooms = archiveZooms(source, stamp.count)
+      if (zooms === null || deepArchiveOnly(stamp.count) || stamp.version !== ready.data.version) continue
       const have = this.bySource.get(source.id)
       if (have && have.stamp.version === stamp.version && have.stamp.content === stamp.content) continue
       const tiles = await renderArchive(this.store, source, ready, this.limits, undefined, slices())
-      this.adopt(source.id, stamp, maxZoom, compact(tiles))
+      this.adopt(source.id, stamp, zooms, compact(tiles))
     }
   }
 
@@ -103,7 +104,7 @@ export class TileArchives {
    * Holds a source's archive rendered in memory (a store without a file: PostgreSQL renders its
    * small sources in process after the tile data, see TileIndexes) or just read from its file.
    */
-  adopt(sourceId: string, stamp: ArchiveStamp, maxZoom: number, archived: readonly ArchivedTile[]): void {
+  adopt(sourceId: string, stamp: ArchiveStamp, zooms: ArchiveZooms, archived: readonly ArchivedTile[]): void {
     const tag = createHash('sha1').update(JSON.stringify(stamp)).digest('base64url').slice(0, 10)
     const tiles = new Map<number, ServedTile>()
     for (const t of archived) {
@@ -116,7 +117,7 @@ export class TileArchives {
         mode: t.mode,
       })
     }
-    this.bySource.set(sourceId, { stamp, maxZoom, tiles })
+    this.bySource.set(sourceId, { stamp, minZoom: zooms.minZoom, maxZoom: zooms.maxZoom, tiles })
   }
 
   /** Tiles held (for tests and benchmarks). */

@@ -165,11 +165,15 @@ export class TileIndexes {
 
   private renderInWorker(datasetId: string): Promise<void> {
     return new Promise((resolve, reject) => {
+      // The tile data in hand goes along (shared memory when the pool runs: no copy of a large
+      // dataset's data); without it the worker builds it from the store file.
+      const held = this.ready.get(datasetId)?.data
       const worker = startWorker('tileArchiveWorker', {
         file: this.store.location,
         catalog: this.store.catalog,
         datasetId,
         limits: serverSettings().tiles,
+        data: held && held.coords.buffer instanceof SharedArrayBuffer ? held : null,
       })
       worker.once('message', () => resolve())
       worker.once('error', reject)
