@@ -19,7 +19,7 @@ import { saveTileData } from './saveTileData'
 import { readTileArchive, tileArchivePath, tileKey, writeTileArchive } from './tileArchiveFile'
 import { buildTileData, spatialIndex } from './tileData'
 import { TileIndexes, tileIndexesOf } from './tileIndexes'
-import { ARCHIVE_POLICY, archiveZooms } from './tilePolicy'
+import { ARCHIVE_POLICY, archivedInMemory, archiveZooms } from './tilePolicy'
 
 const d: DatasetDef = {
   id: 'feeders',
@@ -236,15 +236,14 @@ describe('tile archive (pre-rendered small sources)', () => {
     expect(await readTileArchive(bad, stamp)).toBeNull()
   })
 
-  it('holds every zoom of a small dataset and only z12–14 of a large one, down to the source maxzoom or z14', () => {
+  it('holds every zoom from the source minzoom down to its maxzoom or z14, whatever the size', () => {
     expect(archiveZooms(full, 300)).toEqual({ minZoom: 2, maxZoom: 14 })
     expect(archiveZooms({ ...full, maxzoom: 10 }, 300)).toEqual({ minZoom: 2, maxZoom: 10 })
     expect(archiveZooms({ ...full, minzoom: 15 }, 300)).toBeNull()
-    expect(archiveZooms(full, ARCHIVE_POLICY.maxFeatures)).toEqual({ minZoom: 2, maxZoom: 14 })
-    expect(archiveZooms(full, ARCHIVE_POLICY.maxFeatures + 1)).toEqual({ minZoom: 12, maxZoom: 14 })
-    expect(archiveZooms({ ...full, minzoom: 13 }, 5_000_000)).toEqual({ minZoom: 13, maxZoom: 14 })
-    expect(archiveZooms({ ...full, maxzoom: 11 }, 5_000_000)).toBeNull()
+    expect(archiveZooms(full, 5_000_000)).toEqual({ minZoom: 2, maxZoom: 14 })
     expect(archiveZooms(full, 0)).toBeNull()
+    expect(archivedInMemory(ARCHIVE_POLICY.inMemoryMaxFeatures)).toBe(true)
+    expect(archivedInMemory(ARCHIVE_POLICY.inMemoryMaxFeatures + 1)).toBe(false)
   })
 
   it('is rendered in a worker when missing at start, then served', async () => {

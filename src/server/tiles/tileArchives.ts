@@ -10,7 +10,7 @@ import {
   type ArchivedTile,
   type ArchiveStamp,
 } from './tileArchiveFile'
-import { archiveZooms, deepArchiveOnly, type ArchiveZooms } from './tilePolicy'
+import { archivedInMemory, archiveZooms, type ArchiveZooms } from './tilePolicy'
 
 /** A tile as the routes send it: gzip MVT (null = empty tile), the raw bytes when already known. */
 export interface ServedTile {
@@ -28,8 +28,8 @@ interface LoadedArchive extends ArchiveZooms {
 }
 
 /**
- * The pre-rendered tiles of the sources (every zoom of the small ones, the deep zooms of the large
- * ones: tilePolicy's ARCHIVE_POLICY), read from tile-index/<source>.tiles and held in memory. `get` answers only for the stored data and the
+ * The pre-rendered tiles of the sources (tilePolicy's ARCHIVE_POLICY), read from
+ * tile-index/<source>.tiles or rendered in memory, and held in memory. `get` answers only for the stored data and the
  * content rules the archive was rendered under; anything else is cut on request.
  */
 export class TileArchives {
@@ -84,15 +84,15 @@ export class TileArchives {
    * Renders the archives of a dataset's small sources in this process from its tile data (a store
    * without a file: each PostgreSQL server holds its own, made after the tile data of each
    * version), pausing for other work between tiles (`renderArchive`'s `pause`). Archives already
-   * held for the data and rules stored now are kept. A large dataset's deep zooms are not
-   * rendered here (minutes of a server's CPU and hundreds of MiB per server): they are cut on request.
+   * held for the data and rules stored now are kept. Large datasets (over `inMemoryMaxFeatures`)
+   * are not rendered here (minutes of each server's CPU and hundreds of MiB): cut on request.
    */
   async renderInMemory(datasetId: string, ready: ReadyTileData): Promise<void> {
     for (const source of this.store.catalog.sources) {
       if (source.dataset !== datasetId) continue
       const stamp = await archiveStamp(this.store, source, this.limits)
       const zooms = archiveZooms(source, stamp.count)
-      if (zooms === null || deepArchiveOnly(stamp.count) || stamp.version !== ready.data.version) continue
+      if (zooms === null || !archivedInMemory(stamp.count) || stamp.version !== ready.data.version) continue
       const have = this.bySource.get(source.id)
       if (have && have.stamp.version === stamp.version && have.stamp.content === stamp.content) continue
       const tiles = await renderArchive(this.store, source, ready, this.limits, undefined, slices())

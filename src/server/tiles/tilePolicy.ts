@@ -43,20 +43,17 @@ export function tilePolicy(source: VectorSourceDef, dataset: DatasetDef, feature
 }
 
 /**
- * The tile archive (pre-rendered pyramid, like tippecanoe's MBTiles), rendered at import, seed or
- * first start and served from memory:
- * - sources of datasets of at most `maxFeatures` features: every zoom from the source's minzoom
- *   to `maxZoom` (or the source's maxzoom when lower). 63,000 lines to z14: ~40,000 tiles, ~20 MB, ~20 s.
- * - larger datasets: the zooms from `denseMinZoom` to `maxZoom`, where the policy keeps
- *   the largest features (z12–13) and then every feature (z14): the tiles whose cost grows with the
- *   data. Their lower zooms (per-cell counts, read from the store's cells) and deeper zooms are cut
- *   on request. 5,000,000 buildings: ~60,000 tiles (docs/performance.md).
- * Stores without a file (PostgreSQL) hold only the small sources' archives, rendered in memory.
+ * The tile archive (pre-rendered pyramid, like tippecanoe's MBTiles): a store with a file renders
+ * every source at import, seed or first start for every zoom from the source's minzoom to
+ * `maxZoom` (or the source's maxzoom when lower), the same tiles as cut on request, and serves
+ * them from memory; deeper zooms are cut on request. 63,000 lines: ~40,000 tiles, ~20 MB, ~20 s;
+ * 5,000,000 buildings: ~117,000 tiles, ~270 MB, ~70 s of one core (docs/performance.md).
+ * A store without a file (PostgreSQL) renders in each server's memory the sources of datasets of
+ * at most `inMemoryMaxFeatures` features; larger ones are cut on request there.
  */
 export const ARCHIVE_POLICY = {
-  maxFeatures: 100_000,
   maxZoom: 14,
-  denseMinZoom: 12,
+  inMemoryMaxFeatures: 100_000,
 }
 
 /** The zooms a source's archive holds. */
@@ -68,15 +65,13 @@ export interface ArchiveZooms {
 /** The zooms pre-rendered for a source, or null when its tiles are cut on request only. */
 export function archiveZooms(source: VectorSourceDef, featureCount: number): ArchiveZooms | null {
   if (featureCount === 0) return null
-  const floor = deepArchiveOnly(featureCount) ? ARCHIVE_POLICY.denseMinZoom : 0
-  const minZoom = Math.max(source.minzoom, floor)
   const maxZoom = Math.min(source.maxzoom, ARCHIVE_POLICY.maxZoom)
-  return minZoom <= maxZoom ? { minZoom, maxZoom } : null
+  return source.minzoom <= maxZoom ? { minZoom: source.minzoom, maxZoom } : null
 }
 
-/** True when a dataset is too large for a whole pyramid: only its deep zooms are archived. */
-export function deepArchiveOnly(featureCount: number): boolean {
-  return featureCount > ARCHIVE_POLICY.maxFeatures
+/** True when a store without a file renders the dataset's archives in each server's memory. */
+export function archivedInMemory(featureCount: number): boolean {
+  return featureCount <= ARCHIVE_POLICY.inMemoryMaxFeatures
 }
 
 /** Zooms whose aggregate cells the store keeps for a dataset (all that any policy may need). */
