@@ -93,7 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('appOptions', opts)
 
   // First, so that every answer carries them (401s from the session check included).
-  await registerSecurityHeaders(app, { staticDir: opts.staticDir ?? null, connectSrc: opts.connectSrc ?? [] })
+  registerSecurityHeaders(app, { staticDir: opts.staticDir ?? null, connectSrc: opts.connectSrc ?? [] })
   // Default deny: every route needs a session unless it declares `config: { auth: 'public' }`;
   // `config: { auth: { permission: 'resource.action' } }` also needs a role granting it.
   await app.register(sessionPlugin, {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import helmet from '@fastify/helmet'
+import helmet from 'helmet'
 import type { FastifyInstance } from 'fastify'
 import { appConfig } from '../../shared/config'
 import { basemapOrigins } from './basemapOrigins'
@@ -59,19 +59,24 @@ export function cspDirectives(opts: SecurityHeadersOptions): Record<string, stri
  * `Strict-Transport-Security` only on requests that came over HTTPS (directly, or through a
  * trusted proxy's X-Forwarded-Proto): sent over plain HTTP it would be ignored or, on a
  * mis-set-up local server, pin a host to HTTPS it does not serve.
+ *
+ * helmet's middleware is made once and applied in one hook on the root instance (every route,
+ * the 404 handler included). @fastify/helmet made it anew on every request (parsing the CSP each
+ * time: ~7 % of the server's CPU on a cached tile, docs/performance.md).
  */
-export async function registerSecurityHeaders(
-  app: FastifyInstance,
-  opts: SecurityHeadersOptions,
-): Promise<void> {
-  await app.register(helmet, {
+export function registerSecurityHeaders(app: FastifyInstance, opts: SecurityHeadersOptions): void {
+  const apply = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(opts) },
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   })
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.protocol === 'https') reply.header('Strict-Transport-Security', HSTS)
+  app.addHook('onRequest', (request, reply, done) => {
+    apply(request.raw, reply.raw, (err?: unknown) => {
+      if (err) return done(err instanceof Error ? err : new Error(String(err)))
+      if (request.protocol === 'https') reply.header('Strict-Transport-Security', HSTS)
+      done()
+    })
   })
 }
