@@ -250,16 +250,26 @@ for (const kind of storeKinds) {
       )
       // The platform's floor in the list protocol: a bare node:http server, the list's paths once.
       const bare = await startChild('scripts/bench/bareServer.ts', {})
+      const bareBase = `http://127.0.0.1:${bare.port}`
+      // Warmed up as our server is (3,000 requests on one path), then the list's paths once and ×repeats.
+      await hammer(bareBase, '/warm', conc, 3000)
       const list = tiles.map((t) => `/bare/${t.z}/${t.x}/${t.y}`)
+      const all = (n: number) => Array.from({ length: n }, () => list).flat()
       const once = await replay(
-        `http://127.0.0.1:${bare.port}`,
+        bareBase,
         list,
         list.map(() => 'all'),
         conc,
       )
+      const many = await replay(
+        bareBase,
+        all(repeats),
+        all(repeats).map(() => 'all'),
+        conc,
+      )
       await bare.stop()
       rows.push(
-        `platform floor c${conc}: a bare node:http server (2 KiB body, no framework) replayed the list once at ${once.perS.toFixed(0)} req/s (p95 ${once.sets.all?.p95} ms)`,
+        `platform floor c${conc}: a bare node:http server (2 KiB body, no framework, no session, no headers) replayed the list once at ${once.perS.toFixed(0)} req/s (p95 ${once.sets.all?.p95} ms), ×${repeats} at ${many.perS.toFixed(0)} req/s (p95 ${many.sets.all?.p95} ms)`,
       )
     }
     const urls = recordsN > 0 ? recordsUrls(configDir !== '', recordsN) : []
