@@ -81,7 +81,7 @@ export class TileArchives {
   }
 
   /**
-   * Renders the archives of a dataset's small sources in this process from its tile data (a store
+   * Renders the archives of a dataset's sources in this process from its tile data (a store
    * without a file: each PostgreSQL server holds its own, made after the tile data of each
    * version), pausing for other work between tiles (`renderArchive`'s `pause`). Archives already
    * held for the data and rules stored now are kept. Large datasets (over `inMemoryMaxFeatures`)
@@ -102,7 +102,7 @@ export class TileArchives {
 
   /**
    * Holds a source's archive rendered in memory (a store without a file: PostgreSQL renders its
-   * small sources in process after the tile data, see TileIndexes) or just read from its file.
+   * sources in process after the tile data, see TileIndexes) or just read from its file.
    */
   adopt(sourceId: string, stamp: ArchiveStamp, zooms: ArchiveZooms, archived: readonly ArchivedTile[]): void {
     const tag = createHash('sha1').update(JSON.stringify(stamp)).digest('base64url').slice(0, 10)

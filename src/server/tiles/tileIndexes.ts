@@ -25,7 +25,7 @@ export interface TileIndexesOptions {
  * stored version changed (an import). With a store file (SQLite) a worker thread builds and also
  * writes the data next to the store (tile-index/<dataset>.bin), so later starts only read that
  * file; without one (PostgreSQL) the data is built in process from `await store.tileRows(id)`, then
- * the small sources' archives are rendered in memory from it (no file holds them).
+ * the archives of datasets up to 100,000 features are rendered in memory from it (no file holds them).
  * Builds run one at a time; concurrent asks for one dataset share one build.
  */
 export class TileIndexes {
@@ -38,7 +38,7 @@ export class TileIndexes {
   pool: TilePool | null = null
   private queue: Promise<void> = Promise.resolve()
   private workerFailed = false
-  /** Pre-rendered tiles of the small sources (read after their dataset's tile data). */
+  /** Pre-rendered tiles of the sources (read after their dataset's tile data). */
   readonly archives: TileArchives
   /** Archive renders queued, by dataset@version (one each). */
   private readonly rendering = new Set<string>()
@@ -149,8 +149,8 @@ export class TileIndexes {
   }
 
   /**
-   * Without a store file (PostgreSQL) in background mode: the small sources' archives are rendered
-   * here from the tile data just built (queued behind builds, in slices between requests), so
+   * Without a store file (PostgreSQL) in background mode: the archives of datasets up to
+   * `inMemoryMaxFeatures` are rendered here from the tile data just built (queued behind builds, in slices between requests), so
    * their tiles are served from memory as from SQLite's archive files.
    */
   private async renderArchivesInMemory(datasetId: string): Promise<void> {
