@@ -5,7 +5,6 @@ import zlib from 'node:zlib'
 import { VectorTile } from '@mapbox/vector-tile'
 import Pbf from 'pbf'
 import { afterAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../app'
 import { serverSettings } from '../appSettings'
 import type { Catalog, DatasetDef, VectorSourceDef } from '../store/catalog'
 import { openStore } from '../store/sqliteStore'
@@ -16,6 +15,7 @@ import { saveTileData } from './saveTileData'
 import { readTileArchive, tileArchivePath, tileKey } from './tileArchiveFile'
 import { buildTileData, spatialIndex } from './tileData'
 import { TileIndexes, tileIndexesOf } from './tileIndexes'
+import { appAcceptingAnyToken, squareRing, tilesOverBox } from './testing/archiveTesting'
 import { ARCHIVE_POLICY, DEFAULT_POLICY } from './tilePolicy'
 
 // A large dataset (one feature more than a store without a file renders in memory; dense, so its
@@ -44,13 +44,7 @@ function homes() {
     const lon = WEST + ((i % side) / side) * SPAN_X
     const lat = SOUTH + (Math.floor(i / side) / side) * SPAN_Y
     const r = 0.00005 + (i % 13) * 0.00001
-    const ring = [
-      [lon, lat],
-      [lon + r, lat],
-      [lon + r, lat + r],
-      [lon, lat + r],
-      [lon, lat],
-    ]
+    const ring = squareRing(lon, lat, r)
     return {
       geometry: { type: 'Polygon' as const, coordinates: [ring] },
       properties: { town: `t${i % 5}`, stories: 1 + (i % 3) },
@@ -81,18 +75,10 @@ async function archive() {
   return a
 }
 
-/** Every tile of zoom z over the town's box. */
+/** Every tile of zoom z over the town's box and a tile around it. */
 function tilesOver(z: number): [number, number][] {
-  const n = 2 ** z
-  const tx = (lon: number): number => Math.floor(((lon + 180) / 360) * n)
-  const ty = (lat: number): number => {
-    const s = Math.sin((lat * Math.PI) / 180)
-    return Math.floor((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * n)
-  }
-  const out: [number, number][] = []
-  for (let x = tx(WEST) - 1; x <= tx(WEST + SPAN_X) + 1; x++)
-    for (let y = ty(SOUTH + SPAN_Y) - 1; y <= ty(SOUTH) + 1; y++) out.push([x, y])
-  return out
+  const pad = 360 / 2 ** z
+  return tilesOverBox(z, [WEST - pad, SOUTH - pad / 2, WEST + SPAN_X + pad, SOUTH + SPAN_Y + pad / 2])
 }
 
 describe('tile archive of a large dataset', () => {
@@ -127,20 +113,7 @@ describe('tile archive of a large dataset', () => {
   }, 120_000)
 
   it('is served from the archive to z14; deeper zooms are cut on request', async () => {
-    const app = await buildApp({
-      dataDir: dir,
-      demo: false,
-      store,
-      verifier: {
-        verify: async () => ({
-          memberId: 'm',
-          sessionId: 's',
-          organizationId: 'o',
-          roles: [],
-          expiresAt: new Date(Date.now() + 60_000),
-        }),
-      },
-    })
+    const app = await appAcceptingAnyToken(dir, store)
     try {
       await tileIndexesOf(store).warm('inline')
       const a = await archive()

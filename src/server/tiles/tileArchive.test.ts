@@ -5,7 +5,6 @@ import zlib from 'node:zlib'
 import { VectorTile } from '@mapbox/vector-tile'
 import Pbf from 'pbf'
 import { afterAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../app'
 import { serverSettings } from '../appSettings'
 import type { AppStore } from '../store/AppStore'
 import type { Catalog, DatasetDef, VectorSourceDef } from '../store/catalog'
@@ -19,6 +18,7 @@ import { saveTileData } from './saveTileData'
 import { readTileArchive, tileArchivePath, tileKey, writeTileArchive } from './tileArchiveFile'
 import { buildTileData, spatialIndex } from './tileData'
 import { TileIndexes, tileIndexesOf } from './tileIndexes'
+import { appAcceptingAnyToken, squareRing, tilesOverBox } from './testing/archiveTesting'
 import { ARCHIVE_POLICY, archivedInMemory, archiveZooms } from './tilePolicy'
 
 const d: DatasetDef = {
@@ -85,13 +85,7 @@ store.replaceDataset(
   Array.from({ length: 60 }, (_, i) => {
     const [lon, lat] = [-107 + (i % 10) * 0.15, 34.6 + Math.floor(i / 10) * 0.18]
     const r = 0.001 + (i % 7) * 0.0004
-    const ring = [
-      [lon, lat],
-      [lon + r, lat],
-      [lon + r, lat + r],
-      [lon, lat + r],
-      [lon, lat],
-    ]
+    const ring = squareRing(lon, lat, r)
     return { geometry: { type: 'Polygon' as const, coordinates: [ring] }, properties: { acres: 10 + i } }
   }),
 )
@@ -115,15 +109,7 @@ async function archiveOf(source: VectorSourceDef) {
 
 /** Every tile of zoom z over the data's box. */
 function tilesOver(z: number): [number, number, number][] {
-  const n = 2 ** z
-  const tx = (lon: number): number => Math.floor(((lon + 180) / 360) * n)
-  const ty = (lat: number): number => {
-    const s = Math.sin((lat * Math.PI) / 180)
-    return Math.floor((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * n)
-  }
-  const out: [number, number, number][] = []
-  for (let x = tx(-107.6); x <= tx(-105); x++) for (let y = ty(36.5); y <= ty(34); y++) out.push([z, x, y])
-  return out
+  return tilesOverBox(z, [-107.6, 34, -105, 36.5]).map(([x, y]) => [z, x, y])
 }
 
 describe('tile archive (pre-rendered small sources)', () => {
@@ -163,20 +149,7 @@ describe('tile archive (pre-rendered small sources)', () => {
   })
 
   it('is served by the app (gzip or raw, ETag, 204 for an archived empty tile) and never for other data', async () => {
-    const app = await buildApp({
-      dataDir: dir,
-      demo: false,
-      store,
-      verifier: {
-        verify: async () => ({
-          memberId: 'm',
-          sessionId: 's',
-          organizationId: 'o',
-          roles: [],
-          expiresAt: new Date(Date.now() + 60_000),
-        }),
-      },
-    })
+    const app = await appAcceptingAnyToken(dir, store)
     try {
       await tileIndexesOf(store).warm('inline')
       const a = await archiveOf(full)
