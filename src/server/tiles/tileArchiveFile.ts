@@ -80,28 +80,12 @@ export function writeTileArchive(
   const tmp = `${file}.${process.pid}.tmp`
   const fd = fs.openSync(tmp, 'w')
   try {
-    // Up to 1,024 parts per system call; a short write goes on from where it stopped.
-    for (let i = 0; i < parts.length; i += 1024) {
-      let batch = parts.slice(i, i + 1024)
-      while (batch.length > 0) batch = trimmed(batch, fs.writevSync(fd, batch))
-    }
+    // One part at a time (writeFileSync on a descriptor writes each whole, in order).
+    for (const part of parts) fs.writeFileSync(fd, part)
   } finally {
     fs.closeSync(fd)
   }
   fs.renameSync(tmp, file)
-}
-
-/** The parts of `batch` after its first `skip` bytes (what a short write left to write). */
-function trimmed(batch: readonly Buffer[], skip: number): Buffer[] {
-  const out: Buffer[] = []
-  for (const b of batch) {
-    if (skip >= b.length) skip -= b.length
-    else {
-      out.push(skip > 0 ? b.subarray(skip) : b)
-      skip = 0
-    }
-  }
-  return out
 }
 
 export interface ReadArchive extends ArchiveZooms {
