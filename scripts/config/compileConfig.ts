@@ -1,10 +1,19 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AppConfig, FeedsConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from '../../src/generated/types'
+import type {
+  AppConfig,
+  FeedsConfig,
+  FuelModelsConfig,
+  LayersConfig,
+  OperationsConfig,
+  TablesConfig,
+  ThemeConfig,
+} from '../../src/generated/types'
 import { buildIndex } from './catalogueIndex'
 import { checkApp, checkAppReferences, checkTheme } from './checkApp'
 import { checkCatalogue } from './checkCatalogue'
 import { checkFeeds } from './checkFeeds'
+import { checkFuelModels } from './checkFuelModels'
 import { CheckContext } from './checkContext'
 import { checkMapLayers } from './checkMapLayers'
 import { checkOperations } from './checkOperations'
@@ -23,6 +32,8 @@ export interface CompiledConfig {
   operations: OperationsConfig
   /** config/feeds.yaml (optional: no feeds when the file is absent). */
   feeds: FeedsConfig
+  /** config/fuel-models.yaml (optional: no fuel models when the file is absent). */
+  fuelModels: FuelModelsConfig
 }
 
 export type CompileResult = { ok: true; errors: []; config: CompiledConfig } | { ok: false; errors: Problem[]; config?: undefined }
@@ -30,7 +41,7 @@ export type CompileResult = { ok: true; errors: []; config: CompiledConfig } | {
 export const defaultConfigDir = path.resolve(import.meta.dirname, '../../config')
 
 /**
- * Parses config/{app,layers,tables,theme,operations,feeds}.yaml (feeds.yaml optional), validates each against its JSON Schema (all errors),
+ * Parses config/{app,layers,tables,theme,operations,feeds,fuel-models}.yaml (feeds.yaml and fuel-models.yaml optional), validates each against its JSON Schema (all errors),
  * then — once every file matches its schema — checks the references between them.
  * Never throws for bad input: every problem comes back located as file:line:col.
  */
@@ -50,6 +61,7 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
     if (schemaErrors.length === 0) sources[name] = loaded.source
   }
   const { app, layers, tables, theme, operations, feeds } = sources
+  const fuelModels = sources['fuel-models']
   if (errors.length > 0 || !app || !layers || !tables || !theme || !operations) return { ok: false, errors: sortProblems(errors) }
   const config: CompiledConfig = {
     app: app.data as AppConfig,
@@ -58,8 +70,17 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
     theme: theme.data as ThemeConfig,
     operations: operations.data as OperationsConfig,
     feeds: (feeds?.data ?? { territory: { name: 'none', bbox: [-180, -90, 180, 90] }, feeds: [] }) as FeedsConfig,
+    fuelModels: (fuelModels?.data ?? { fuelModels: [] }) as FuelModelsConfig,
   }
-  const ctx = new CheckContext({ app, layers, tables, theme, operations, ...(feeds ? { feeds } : {}) })
+  const ctx = new CheckContext({
+    app,
+    layers,
+    tables,
+    theme,
+    operations,
+    ...(feeds ? { feeds } : {}),
+    ...(fuelModels ? { 'fuel-models': fuelModels } : {}),
+  })
   const ix = buildIndex(ctx, config.app, config.layers, config.tables, config.theme)
   checkCatalogue(ix)
   checkMapLayers(ix)
@@ -70,6 +91,7 @@ export function compileConfig(dir: string = defaultConfigDir): CompileResult {
   checkTheme(ix)
   checkOperations(ix, config.operations)
   checkFeeds(ix, config.feeds)
+  checkFuelModels(ctx, config.fuelModels)
   if (ctx.problems.length > 0) return { ok: false, errors: sortProblems(ctx.problems) }
   return { ok: true, errors: [], config }
 }

@@ -8,7 +8,7 @@ export function emitConfigModule(config: CompiledConfig): string {
     `export const ${name}: ${type} = ${JSON.stringify(data, null, 2)}\n`
   return [
     GENERATED_HEADER,
-    "import type { AppConfig, FeedsConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from './types'",
+    "import type { AppConfig, FeedsConfig, FuelModelsConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from './types'",
     '',
     part('appConfig', 'AppConfig', config.app),
     part('layersConfig', 'LayersConfig', config.layers),
@@ -16,5 +16,6 @@ export function emitConfigModule(config: CompiledConfig): string {
     part('themeConfig', 'ThemeConfig', config.theme),
     part('operationsConfig', 'OperationsConfig', config.operations),
     part('feedsConfig', 'FeedsConfig', config.feeds),
+    part('fuelModelsConfig', 'FuelModelsConfig', config.fuelModels),
   ].join('\n')
 }

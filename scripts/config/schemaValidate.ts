@@ -7,10 +7,10 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import type { PathSegment, Problem } from './problem'
 import type { YamlSource } from './yamlSource'
 
-export const CONFIG_FILES = ['app', 'layers', 'tables', 'theme', 'operations', 'feeds'] as const
+export const CONFIG_FILES = ['app', 'layers', 'tables', 'theme', 'operations', 'feeds', 'fuel-models'] as const
 export type ConfigName = (typeof CONFIG_FILES)[number]
 /** Files a config directory may leave out (compiled as their empty default). */
-export const OPTIONAL_CONFIG_FILES: ReadonlySet<ConfigName> = new Set(['feeds'])
+export const OPTIONAL_CONFIG_FILES: ReadonlySet<ConfigName> = new Set(['feeds', 'fuel-models'])
 
 export const schemaDir = path.resolve(import.meta.dirname, '../../schema')
 

@@ -3,6 +3,7 @@
 export {
   appConfig,
   feedsConfig,
+  fuelModelsConfig,
   layersConfig,
   operationsConfig,
   tablesConfig,
