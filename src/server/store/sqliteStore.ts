@@ -25,6 +25,7 @@ import { createIdentityTokenStore } from './identityTokenStore'
 import { OgcFeatureReader } from './ogcFeatures'
 import { createPreferencesStore } from './preferencesStore'
 import { CELL_BITS, rebuildCells, replaceDataset, type FeatureInput, type ProgressFn } from './writeDataset'
+import { dropStaleStaging } from './staleStaging'
 
 export const STORE_FILE = 'emberline.sqlite'
 
@@ -304,6 +305,8 @@ export function openStore(dataDir: string, catalog: Catalog): SqliteStore {
   db.pragma('mmap_size = 1073741824')
   db.pragma('busy_timeout = 5000')
   migrate(db)
+  // A killed import's staging table goes now rather than at that dataset's next import.
+  dropStaleStaging(db)
   ensureDatasetTables(db, catalog.datasets)
   const accounts = openAccountsDb(dataDir, existed ? file : undefined)
   const store = new SqliteStore(db, catalog, accounts)

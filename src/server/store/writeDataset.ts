@@ -11,6 +11,7 @@ import {
   tableNames,
 } from './datasetTables'
 import { countCells, writeCells, type ZoomCells } from './aggregateCells'
+import { claimReplacement, dropStaleStaging, releaseReplacement } from './staleStaging'
 import type { ColumnIndex } from './columnIndex'
 import { encodeGeometry, mercX, mercY, toParts } from './geometryCodec'
 
@@ -206,7 +207,13 @@ export function replaceDatasetRows(
     recreateDatasetTables(db, d)
     return finish(db, d, fillTable(db, d, tableNames(d.id).features, rows, options, null), options)
   }
-  const staging = db.transaction(() => createStagingTable(db, d))()
+  dropStaleStaging(db)
+  const staging = db
+    .transaction(() => {
+      claimReplacement(db, d.id)
+      return createStagingTable(db, d)
+    })
+    .immediate()
   try {
     db.exec('BEGIN IMMEDIATE')
     const filled = fillTable(db, d, staging, rows, options, () => {
@@ -219,10 +226,12 @@ export function replaceDatasetRows(
       return finish(db, d, filled, options)
     })()
     dropRetired(db, d)
+    releaseReplacement(db, d.id)
     return n
   } catch (err) {
     if (db.inTransaction) db.exec('ROLLBACK')
     db.exec(`DROP TABLE IF EXISTS ${staging}`)
+    releaseReplacement(db, d.id)
     throw err
   }
 }
