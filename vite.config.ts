@@ -1,11 +1,14 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { iconSubsetPlugin } from './src/app/icons/iconSubsetPlugin'
+import { strictBuildLogger } from './src/app/build/strictBuildLogger'
 import { screenPreloadPlugin } from './src/app/preload/screenPreloadPlugin'
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080'
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
+  // a build that warns fails (src/app/build/strictBuildLogger.ts); the dev server only logs
+  customLogger: command === 'build' ? strictBuildLogger() : undefined,
   plugins: [react(), iconSubsetPlugin(import.meta.dirname), screenPreloadPlugin()],
   root: 'src/app',
   publicDir: false,
@@ -25,4 +28,4 @@ export default defineConfig({
       '/sdk': apiTarget,
     },
   },
-})
+}))
