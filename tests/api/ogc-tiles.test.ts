@@ -49,7 +49,7 @@ describe('TileJSON 3.0', () => {
       const doc = res.json() as unknown as TileJson
       expect(doc.tilejson).toBe('3.0.0')
       expect(doc.tiles[0]).toMatch(
-        new RegExp(`^http://[^/]+/api/tiles/${source.path}/mvt/\\{z\\}/\\{x\\}/\\{y\\}$`),
+        new RegExp(`^http://[^/]+/api/tiles/${source.path}/mvt/\\{z\\}/\\{x\\}/\\{y\\}\\.pbf$`),
       )
       expect([doc.minzoom, doc.maxzoom]).toEqual([source.minzoom, source.maxzoom])
       const bbox = (await t.store.info(source.dataset)).bbox
@@ -106,7 +106,7 @@ describe('OGC API – Tiles tileset list', () => {
     expect(buildings?.dataType).toBe('vector')
     const item = buildings?.links.find((l) => l.rel === 'item')
     expect(item?.templated).toBe(true)
-    expect(item?.href).toMatch(/\/api\/tiles\/buildings\/mvt\/\{tileMatrix\}\/\{tileCol\}\/\{tileRow\}$/)
+    expect(item?.href).toMatch(/\/api\/tiles\/buildings\/mvt\/\{tileMatrix\}\/\{tileCol\}\/\{tileRow\}\.pbf$/)
     expect(buildings?.links.find((l) => l.rel === 'describedby')?.href).toMatch(
       /\/api\/tiles\/buildings\/tilejson\.json$/,
     )
@@ -154,7 +154,7 @@ describe('MapLibre styles from the YAML paint rules', () => {
     for (const layer of all.layers) expect((layer as { maxzoom?: number }).maxzoom, layer.id).toBeUndefined()
     const buildings = all.sources.buildings_mvt as { maxzoom?: number; tiles?: string[] }
     expect(buildings.maxzoom).toBe(18)
-    expect(buildings.tiles?.[0]).toMatch(/\/api\/tiles\/buildings\/mvt\/\{z\}\/\{x\}\/\{y\}$/)
+    expect(buildings.tiles?.[0]).toMatch(/\/api\/tiles\/buildings\/mvt\/\{z\}\/\{x\}\/\{y\}\.pbf$/)
   })
 
   it('colours each stored feature as the web map does (rules, scales, theme colours, opacity)', async () => {

@@ -1,8 +1,14 @@
 import type { Tileset } from './tilesetCatalog'
 
-/** The tile URL template of a tileset (`{z}/{x}/{y}`, absolute). */
+/**
+ * The tile URL template of a tileset (absolute): `…/mvt/{z}/{x}/{y}.pbf` for vector tiles (GDAL's
+ * MVT driver opens a single tile only by a URL ending in `.pbf` or `.mvt`), `…/png/{z}/{x}/{y}`
+ * for raster tiles.
+ */
 export function tileTemplate(base: string, t: Tileset): string {
-  return `${base}/api/tiles/${t.path}/${t.kind === 'vector' ? 'mvt' : 'png'}/{z}/{x}/{y}`
+  return t.kind === 'vector'
+    ? `${base}/api/tiles/${t.path}/mvt/{z}/{x}/{y}.pbf`
+    : `${base}/api/tiles/${t.path}/png/{z}/{x}/{y}`
 }
 
 /** Where a tileset's TileJSON is served: `<path>/tilejson.json` (the vector one when a path has both). */

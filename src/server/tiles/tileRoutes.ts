@@ -1,5 +1,5 @@
 import zlib from 'node:zlib'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { VectorSourceDef } from '../store/catalog'
 import { badRequest, notFound } from '../http/httpErrors'
 import { isValidTile, MAX_TILE_INDEX, MAX_TILE_ZOOM } from './tileMath'
@@ -34,9 +34,15 @@ export function sourcePaths(source: VectorSourceDef, demo: boolean): string[] {
 }
 
 /**
- * `GET /api/tiles/<path>/mvt/{z}/{x}/{y}` for every vector source of the catalog: gzip MVT
- * with ETag and Cache-Control; 204 for an empty tile; 400 for a bad z/x/y; 404 outside the
- * source's zoom range.
+ * The spellings of a tile URL: the plain `{y}` the web app uses, and `{y}.pbf` / `{y}.mvt`, the
+ * form the TileJSON gives (GDAL's MVT driver opens a single tile only from a URL ending in one).
+ */
+export const TILE_SUFFIXES = ['', '.pbf', '.mvt'] as const
+
+/**
+ * `GET /api/tiles/<path>/mvt/{z}/{x}/{y}` (and `{y}.pbf`, `{y}.mvt`: one handler) for every
+ * vector source of the catalog: gzip MVT with ETag and Cache-Control; 204 for an empty tile;
+ * 400 for a bad z/x/y; 404 outside the source's zoom range.
  */
 export async function tileRoutes(app: FastifyInstance, opts: TileRoutesOptions): Promise<void> {
   declareRoutes(app, { sessionCookie: true })
@@ -47,22 +53,24 @@ export async function tileRoutes(app: FastifyInstance, opts: TileRoutesOptions):
     for (const p of sourcePaths(source, opts.demo)) {
       if (seen.has(p)) continue
       seen.add(p)
-      app.get<{ Params: TileParams }>(
-        `/${p}/mvt/:z/:x/:y`,
-        { schema: { params: paramsSchema } },
-        async (request, reply) => {
-          const { z, x, y } = request.params
-          if (!isValidTile(z, x, y)) {
-            const which = x >= 2 ** z ? 'x' : 'y'
-            return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
-          }
-          if (z < source.minzoom || z > source.maxzoom) {
-            return notFound(reply, `${p} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
-          }
-          const tile = await cache.get(source, z, x, y)
-          return sendTile(reply, tile, request.headers['if-none-match'], request.headers['accept-encoding'])
-        },
-      )
+      const handler = async (request: FastifyRequest<{ Params: TileParams }>, reply: FastifyReply) => {
+        const { z, x, y } = request.params
+        if (!isValidTile(z, x, y)) {
+          const which = x >= 2 ** z ? 'x' : 'y'
+          return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
+        }
+        if (z < source.minzoom || z > source.maxzoom) {
+          return notFound(reply, `${p} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
+        }
+        const tile = await cache.get(source, z, x, y)
+        return sendTile(reply, tile, request.headers['if-none-match'], request.headers['accept-encoding'])
+      }
+      for (const suffix of TILE_SUFFIXES)
+        app.get<{ Params: TileParams }>(
+          `/${p}/mvt/:z/:x/:y${suffix}`,
+          { schema: { params: paramsSchema } },
+          handler,
+        )
     }
   }
 }
