@@ -25,6 +25,7 @@ import { pgDatasetFreshness } from './pgFreshness'
 import { PgGridStore } from './pgGridStore'
 import { PgOgcFeatureReader } from './pgOgcFeatures'
 import { PgRecords } from './pgRecords'
+import { dropStalePgStaging } from './pgStaleStaging'
 import { pgReplaceDatasetRows, rebuildPgCells } from './pgWriteDataset'
 
 /** How long a dataset's info is trusted without a `datasetReplaced` (as SQLite's INFO_TTL_MS). */
@@ -389,6 +390,8 @@ export async function openPgStore(
   const db = pgDatabase({ url, max: opts.max, applicationName: opts.applicationName })
   try {
     await migratePg(db)
+    // A staging table no running import owns (its dataset's lock free) goes at every open.
+    await dropStalePgStaging(db)
     await ensurePgDatasetTables(db, catalog.datasets)
     const store = new PgStore(db, catalog)
     const have = new Map(
