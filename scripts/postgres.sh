@@ -6,13 +6,14 @@
 #                                   127.0.0.1 only, creates the database "emberline" with PostGIS,
 #                                   and prints DATABASE_URL=postgres://… as its last line
 #   scripts/postgres.sh stop DIR    stops that cluster (its files stay under DIR)
+#   scripts/postgres.sh status DIR  exits 0 when that cluster is running, 3 otherwise
 #
 # The cluster trusts local connections and listens on loopback only: it is for tests and
 # development, never for production (see README "Production deployment").
 set -euo pipefail
 
 usage() {
-  echo "usage: scripts/postgres.sh start|stop DIR" >&2
+  echo "usage: scripts/postgres.sh start|stop|status DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -90,8 +91,13 @@ stop() {
   echo "stopped the cluster under $dir"
 }
 
+status() {
+  [ -s "$pgdata/PG_VERSION" ] && as_pg "$pgbin/pg_ctl" -D "$pgdata" status >/dev/null 2>&1 || exit 3
+}
+
 case "$cmd" in
   start) start ;;
   stop) stop ;;
+  status) status ;;
   *) usage ;;
 esac

@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The PostgreSQL cluster the run starts is stopped when it ends (EMBERLINE_KEEP_TEST_PG=1 keeps it).
+source scripts/testPgCluster.sh
+test_pg_watch
+trap test_pg_stop EXIT
+
 bash scripts/ensure-tools.sh
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
