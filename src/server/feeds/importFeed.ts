@@ -92,7 +92,8 @@ export function mapFeedBody(ctx: MapContext, feed: FeedDefinition, text: string)
     newest: null,
     notModified: false,
   }
-  if (mapped.read > 0 && mapped.rejected === mapped.read)
+  // Every record the filters kept was rejected (a source that changed its spelling): keep the old data.
+  if (mapped.rejected > 0 && mapped.rows.length === 0)
     throw new FeedRunError(
       `no record could be mapped (${mapped.rejections[0]?.at ?? ''}: ${mapped.rejections[0]?.reason ?? ''}); the data is unchanged`,
       summary,

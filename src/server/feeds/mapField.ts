@@ -44,6 +44,8 @@ export function compileMapping(
   const nulls = m.nullValues && m.nullValues.length > 0 ? m.nullValues : null
   const lookup = m.lookup
   const ranges = m.ranges
+  // A date field is read as a time in every spelling the sources write unless the mapping names one.
+  const timeFormat = m.time ?? (type === 'date' ? 'auto' : undefined)
   return (record) => {
     let source = first
     let raw: unknown = m.value !== undefined ? m.value : readFirst ? readFirst(record) : undefined
@@ -58,12 +60,12 @@ export function compileMapping(
       raw = hit ? (hit[1] ?? hit[0]).trim() : undefined
     }
     let isTime = false
-    if (m.time !== undefined && !isMissing(raw)) {
-      const values = m.time === 'dateHhmm' ? readFrom.map((read) => read(record)) : [raw]
+    if (timeFormat !== undefined && !isMissing(raw)) {
+      const values = timeFormat === 'dateHhmm' ? readFrom.map((read) => read(record)) : [raw]
       if (values.some(isMissing)) raw = undefined
       else
         try {
-          raw = parseFeedTime(m.time, values)
+          raw = parseFeedTime(timeFormat, values)
           isTime = true
         } catch (e) {
           throw new Error(`${label}: ${e instanceof Error ? e.message : String(e)}`)

@@ -9,6 +9,7 @@ import { openStore, type SqliteStore } from '../store/sqliteStore'
 import { runFeed } from './runFeed'
 
 const FIX = path.resolve(import.meta.dirname, '../../../tests/fixtures/feeds')
+const HUB = 'wfigs_incident_locations_hub_download_2026-07-30_florida.geojson'
 const stores: SqliteStore[] = []
 
 function tempStore(): SqliteStore {
@@ -162,6 +163,89 @@ describe('shipped feeds on the real samples', () => {
     const [bw, , be] = before?.bbox as number[]
     expect((e as number) - (w as number)).toBeGreaterThan((be as number) - (bw as number))
     expect(after?.acres).toBe(2265)
+  })
+
+  it('wfigs-incidents reads the Hub download, whose dates are RFC 1123 strings, as the service answer', async () => {
+    const florida = [-88, 24, -79, 31]
+    const now = '2026-07-30T22:00:00Z'
+    const hubStore = tempStore()
+    const hub = await run(hubStore, 'wfigs-incidents', HUB, { now, bbox: florida })
+    expect(hub).toMatchObject({ read: 14, filteredOut: 4, rejected: 0, kept: 10, stored: 10 })
+    const service = tempStore()
+    const answer = await run(
+      service,
+      'wfigs-incidents',
+      'wfigs_incident_locations_current_2026-07-30_florida.geojson',
+      {
+        now,
+        bbox: florida,
+      },
+    )
+    // The same wildfires at the same instants (the Hub writes whole seconds).
+    const seconds = (r: Record<string, unknown>) => ({
+      ...r,
+      modified: String(r.modified).replace(/\.\d{3}Z$/, '.000Z'),
+    })
+    expect(rows(hubStore, 'fire_extent_active')).toEqual(rows(service, 'fire_extent_active').map(seconds))
+    expect(
+      rows(hubStore, 'fire_extent_active').find((r) => r.incident_name === 'SOUTH CANAL- LAFAYETTE (34)'),
+    ).toMatchObject({
+      discovered: '2026-05-03T20:15:00.000Z',
+      modified: '2026-07-29T20:28:36.000Z',
+    })
+    expect(hub.newest).toBe(seconds({ modified: answer.newest }).modified)
+  })
+
+  it('a bad date rejects its wildfire with the feature number; a download of bad dates changes nothing', async () => {
+    const florida = [-88, 24, -79, 31]
+    const hub = JSON.parse(fs.readFileSync(path.join(FIX, HUB), 'utf8')) as {
+      features: { properties: Record<string, unknown> }[]
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-hub-'))
+    const write = (name: string, edit: (props: Record<string, unknown>, i: number) => void) => {
+      const copy = structuredClone(hub)
+      copy.features.forEach((f, i) => edit(f.properties, i))
+      fs.writeFileSync(path.join(dir, name), JSON.stringify(copy))
+      return path.join(dir, name)
+    }
+    const store = tempStore()
+    const config = feedsConfig
+    const runFile = (file: string) =>
+      runFeed(
+        { store, config, now: Date.parse('2026-07-30T22:00:00Z'), bbox: florida },
+        feed('wfigs-incidents'),
+        {
+          file,
+        },
+      )
+    // Feature 1 (a wildfire): 31 February; feature 5 (a wildfire): a weekday that is not the date's.
+    const oneBad = await runFile(
+      write('one-bad.geojson', (p, i) => {
+        if (i === 0) p.ModifiedOnDateTime_dt = 'Tue, 31 Feb 2026 20:28:36 GMT'
+        if (i === 4) p.FireDiscoveryDateTime = 'Tue, 06 Jul 2026 19:57:39 GMT'
+      }),
+    )
+    if (!oneBad.ok) throw new Error(oneBad.error)
+    expect(oneBad.summary).toMatchObject({ read: 14, rejected: 2, kept: 8, stored: 8 })
+    expect(oneBad.summary.rejections).toEqual([
+      {
+        at: 'feature 1',
+        reason: "ModifiedOnDateTime_dt: 'Tue, 31 Feb 2026 20:28:36 GMT' is not a valid RFC 1123 time",
+      },
+      {
+        at: 'feature 5',
+        reason: "FireDiscoveryDateTime: 'Tue, 06 Jul 2026 19:57:39 GMT': 06 Jul 2026 is not a Tue",
+      },
+    ])
+    const version = store.info('fire_extent_active').version
+    const allBad = await runFile(write('all-bad.geojson', (p) => (p.ModifiedOnDateTime_dt = 'yesterday')))
+    expect(allBad.ok).toBe(false)
+    if (allBad.ok) return
+    expect(allBad.error).toMatch(
+      /no record could be mapped \(feature 1: ModifiedOnDateTime_dt: 'yesterday' is not a time \(epoch seconds or milliseconds, ISO 8601 or RFC 1123\)\); the data is unchanged/,
+    )
+    expect(store.info('fire_extent_active')).toMatchObject({ version, count: 8 })
+    fs.rmSync(dir, { recursive: true, force: true })
   })
 
   it('nws-fire-weather: event types, zone-only alerts kept off the map unless zones are declared', async () => {
