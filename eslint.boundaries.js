@@ -18,6 +18,7 @@ export const MESSAGES = {
   featureInner: 'Import another feature through its index.ts (../<feature>), not its inner files.',
   leaflet:
     'Only src/features/map imports leaflet, react-leaflet and protomaps-leaflet: use the highlight API of features/map/index.ts.',
+  fire: 'The fire-behaviour core (src/fire) is pure TypeScript: it imports only src/shared, no framework, database or Node built-in.',
 }
 
 const up = (n) => `(\\.\\./){${n}}`
@@ -86,6 +87,40 @@ function areaConfigs(area, extra = () => []) {
   return out
 }
 
+/** src/fire: only its own files and src/shared; no framework, database driver or Node built-in (it runs in workers and browsers). */
+function fireConfigs() {
+  const packages = [
+    'react',
+    'react-dom',
+    'fastify',
+    '@fastify',
+    ...LEAFLET,
+    'better-sqlite3',
+    'pg',
+    'node:[a-z_/]+',
+  ]
+  const builtins = [
+    'fs',
+    'path',
+    'os',
+    'worker_threads',
+    'child_process',
+    'http',
+    'https',
+    'net',
+    'crypto',
+    'url',
+  ]
+  const forbiddenPackages = [...packages, ...builtins].map((n) => pattern(pkg(n), MESSAGES.fire))
+  const out = []
+  for (let depth = 1; depth <= MAX_DEPTH; depth++) {
+    // `depth` steps up reach src/: from there only shared/ and fire/ may follow.
+    const otherFolder = pattern(`^${up(depth)}(?!(shared|fire)(/|$))`, MESSAGES.fire)
+    out.push({ files: filesAt('fire', depth), rules: rule([...forbiddenPackages, otherFolder]) })
+  }
+  return out
+}
+
 const serverBrowser = (depth) =>
   ['features', 'app'].map((f) => pattern(srcFolder(depth, f), MESSAGES.serverBrowser))
 
@@ -102,5 +137,6 @@ export const boundaries = [
   ...areaConfigs('app'),
   ...areaConfigs('server', serverBrowser),
   ...areaConfigs('demo'),
+  ...fireConfigs(),
   outside,
 ]
