@@ -1,5 +1,6 @@
 import type { FieldDef } from '../store/catalog'
 import type { ColumnFilter } from '../store/Store'
+import { likeMatcher } from './likeMatcher'
 import type { Cql2Comparison } from './parseCql2'
 
 /** A test on the lower-cased text of a filterable text field (CQL2 = <> < > and LIKE patterns). */
@@ -20,21 +21,6 @@ export interface ItemsFilter {
 export type ParsedItemsFilter = { ok: true; filter: ItemsFilter } | { ok: false; message: string }
 
 const CONTAINS = /^%([^%_\\]*)%$/
-
-/** A LIKE pattern (% any run, _ one character, \ escapes) as a case-insensitive test. */
-function likeTest(pattern: string): (lower: string) => boolean {
-  let re = ''
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string
-    if (c === '\\' && i + 1 < pattern.length)
-      re += (pattern[++i] as string).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    else if (c === '%') re += '[\\s\\S]*'
-    else if (c === '_') re += '[\\s\\S]'
-    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  }
-  const rx = new RegExp(`^${re}$`, 'i')
-  return (lower) => rx.test(lower)
-}
 
 function compareTest(op: Exclude<Cql2Comparison['op'], 'like'>, literal: string): (lower: string) => boolean {
   const x = literal.toLowerCase()
@@ -86,7 +72,7 @@ export function toItemsFilter(
     if (c.op === 'like') {
       const m = CONTAINS.exec(literal)
       if (m) filters.push({ field: c.property, op: 'contains', value: m[1] as string })
-      else textTests.push({ field: c.property, test: likeTest(literal.toLowerCase()) })
+      else textTests.push({ field: c.property, test: likeMatcher(literal.toLowerCase()) })
     } else {
       textTests.push({ field: c.property, test: compareTest(c.op, literal) })
     }

@@ -28,7 +28,12 @@ type Token =
   | { kind: 'op'; text: string }
   | { kind: 'paren'; text: '(' | ')' }
 
-const MAX_LENGTH = 4000
+/**
+ * What one filter may cost (each past limit is a 400 naming `filter`): its length in characters
+ * (also the items schema's maxLength), comparisons (each one pass over a column), parentheses
+ * nesting, and the length of a LIKE pattern (a match costs at most value length × pattern length).
+ */
+export const CQL2_LIMITS = { length: 4000, comparisons: 32, depth: 20, likePattern: 256 } as const
 
 function tokenize(text: string): Token[] | string {
   const tokens: Token[] = []
@@ -95,8 +100,8 @@ const isWord = (t: Token | undefined, word: string): boolean =>
  * joined by AND, optionally in parentheses. Literals: numbers, 'strings', TIMESTAMP('…'), DATE('…').
  */
 export function parseCql2(text: string): ParsedCql2 {
-  if (text.length > MAX_LENGTH)
-    return { ok: false, message: `filter is longer than ${MAX_LENGTH} characters` }
+  if (text.length > CQL2_LIMITS.length)
+    return { ok: false, message: `filter is longer than ${CQL2_LIMITS.length} characters` }
   const tokens = tokenize(text)
   if (typeof tokens === 'string') return { ok: false, message: tokens }
   let pos = 0
@@ -140,6 +145,8 @@ export function parseCql2(text: string): ParsedCql2 {
   }
 
   const comparison = (): string | null => {
+    if (comparisons.length >= CQL2_LIMITS.comparisons)
+      return `filter has more than ${CQL2_LIMITS.comparisons} comparisons`
     const start = pos
     const prop = property()
     if (prop !== null) {
@@ -147,6 +154,8 @@ export function parseCql2(text: string): ParsedCql2 {
         pos++
         const t = tokens[pos]
         if (t?.kind !== 'string') return 'LIKE needs a quoted pattern'
+        if (t.text.length > CQL2_LIMITS.likePattern)
+          return `LIKE pattern is longer than ${CQL2_LIMITS.likePattern} characters`
         pos++
         comparisons.push({ property: prop, op: 'like', value: t.text })
         return null
@@ -187,7 +196,7 @@ export function parseCql2(text: string): ParsedCql2 {
   }
 
   const conjunction = (depth: number): string | null => {
-    if (depth > 20) return 'too deeply nested'
+    if (depth > CQL2_LIMITS.depth) return `too deeply nested (more than ${CQL2_LIMITS.depth} parentheses)`
     for (;;) {
       const t = tokens[pos]
       let err: string | null
