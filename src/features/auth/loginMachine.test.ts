@@ -1,3 +1,4 @@
+import { StytchAPIError, StytchAPIUnreachableError } from '@stytch/vanilla-js/b2b/headless'
 import { describe, expect, it, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import { appConfig } from '../../shared/config'
@@ -189,5 +190,90 @@ describe('loginMachine', () => {
     actor.send({ type: 'SUBMIT_RESET', password: 'new-password-1' })
     await waitFor(actor, (s) => s.matches('resetForm') && s.context.error !== null)
     expect(actor.getSnapshot().context.error).toBe('Invalid password reset token')
+  })
+})
+
+// The SDK's own errors (the pinned @stytch/vanilla-js): a network failure, a proxy's HTML 502, and a
+// JSON 5xx from our bundled provider; each step says the spec's unreachable sentence, not its own.
+const providerDown = {
+  'network failure': () => new StytchAPIUnreachableError('Unable to contact our servers.'),
+  'answer that is no API answer (HTML 502)': () =>
+    new StytchAPIUnreachableError('Invalid response from our servers.'),
+  'server error (JSON 500)': () =>
+    new StytchAPIError({
+      status_code: 500,
+      error_type: 'internal_server_error',
+      error_message: 'The identity provider failed.',
+      error_url: '',
+    }),
+}
+
+describe.each(Object.entries(providerDown))('loginMachine, identity provider down: %s', (_, down) => {
+  const unreachable = 'Unable to contact our servers.'
+  const reject = () => vi.fn(() => Promise.reject(down()))
+
+  it("says 'Unable to contact our servers.' at the password step", async () => {
+    expect(appConfig.messages.unreachable).toBe(unreachable)
+    const actor = start(fakeClient({ passwordLogin: reject() }))
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.matches('credentials') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe(unreachable)
+  })
+
+  it("says 'Unable to contact our servers.' at the SMS-code step", async () => {
+    const actor = start(fakeClient({ verifySms: reject() }))
+    actor.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(actor, (s) => s.matches('codeEntry'))
+    actor.send({ type: 'SUBMIT_CODE', code: '123456' })
+    await waitFor(actor, (s) => s.matches('codeEntry') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe(unreachable)
+  })
+
+  it("says 'Unable to contact our servers.' when the SMS code cannot be sent, or a phone enrolled", async () => {
+    const sending = start(fakeClient({ sendSms: reject() }))
+    sending.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(sending, (s) => s.matches('codeEntry') && s.context.error !== null)
+    expect(sending.getSnapshot().context.error).toBe(unreachable)
+
+    const enrolling = start(
+      fakeClient({ passwordLogin: vi.fn(async () => ({ ...mfa, phoneEnrolled: false })), sendSms: reject() }),
+    )
+    enrolling.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(enrolling, (s) => s.matches('phoneEntry'))
+    enrolling.send({ type: 'SUBMIT_PHONE', phone: '+15055550188' })
+    await waitFor(enrolling, (s) => s.matches('phoneEntry') && s.context.error !== null)
+    expect(enrolling.getSnapshot().context.error).toBe(unreachable)
+  })
+
+  it("says 'Unable to contact our servers.' when the new password cannot be set", async () => {
+    const actor = start(fakeClient({ resetPassword: reject() }), 'reset-token-1')
+    actor.send({ type: 'SUBMIT_RESET', password: 'new-password-1' })
+    await waitFor(actor, (s) => s.matches('resetForm') && s.context.error !== null)
+    expect(actor.getSnapshot().context.error).toBe(unreachable)
+  })
+})
+
+describe('loginMachine, the provider refuses (4xx from the real SDK error class)', () => {
+  const refusal = (type: string, message: string) => () =>
+    Promise.reject(
+      new StytchAPIError({ status_code: 401, error_type: type, error_message: message, error_url: '' }),
+    )
+
+  it("keeps the step's own words for a wrong password and a wrong code", async () => {
+    const wrongPassword = start(
+      fakeClient({ passwordLogin: vi.fn(refusal('unauthorized_credentials', 'Unauthorized credentials.')) }),
+    )
+    wrongPassword.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'bad' })
+    await waitFor(wrongPassword, (s) => s.matches('credentials') && s.context.error !== null)
+    expect(wrongPassword.getSnapshot().context.error).toBe('Invalid username or password')
+
+    const wrongCode = start(
+      fakeClient({ verifySms: vi.fn(refusal('otp_code_not_found', 'Code not found.')) }),
+    )
+    wrongCode.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
+    await waitFor(wrongCode, (s) => s.matches('codeEntry'))
+    wrongCode.send({ type: 'SUBMIT_CODE', code: '000000' })
+    await waitFor(wrongCode, (s) => s.matches('codeEntry') && s.context.error !== null)
+    expect(wrongCode.getSnapshot().context.error).toBe('Invalid SMS code')
   })
 })

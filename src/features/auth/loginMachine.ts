@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { appConfig } from '../../shared/config'
-import { failureMessage, type AuthClient, type AuthOutcome } from './authClient'
+import { failureMessage, stepFailure, type AuthClient, type AuthOutcome } from './authClient'
 
 export type LoginInput =
   { client: AuthClient; mode: 'login' } | { client: AuthClient; mode: 'reset'; token: string }
@@ -28,6 +28,11 @@ export type LoginEvent =
   | { type: 'BACK' }
 
 type Mfa = Extract<AuthOutcome, { kind: 'mfa' }>
+
+/** `setStepError`'s params for a step whose refusal says `refused` (e.g. 'Invalid SMS code'). */
+const refusedWith =
+  (refused: string) =>
+  ({ event }: { event: { error: unknown } }) => ({ error: event.error, refused })
 
 /** Sign-in flow of spec §4: password → intermediate session → SMS code → session; reset by e-mail. */
 export const loginMachine = setup({
@@ -69,6 +74,10 @@ export const loginMachine = setup({
   actions: {
     clearError: assign({ error: null }),
     setError: assign((_, message: string) => ({ error: message })),
+    // A step's own words when the provider refused; 'Unable to contact our servers.' when it was down.
+    setStepError: assign((_, params: { error: unknown; refused: string }) => ({
+      error: stepFailure(params.error, params.refused, appConfig.messages.unreachable),
+    })),
     rememberMember: assign((_, outcome: AuthOutcome) => {
       const mfa = outcome as Mfa
       return { memberId: mfa.memberId, organizationId: mfa.organizationId }
@@ -125,7 +134,7 @@ export const loginMachine = setup({
         ],
         onError: {
           target: 'credentials',
-          actions: { type: 'setError', params: appConfig.messages.invalidCredentials },
+          actions: { type: 'setStepError', params: refusedWith(appConfig.messages.invalidCredentials) },
         },
       },
     },
@@ -157,12 +166,12 @@ export const loginMachine = setup({
             actions: {
               type: 'setError',
               params: ({ event }: { event: { error: unknown } }) =>
-                failureMessage(event.error, appConfig.messages.smsSendFailed),
+                failureMessage(event.error, appConfig.messages.unreachable),
             },
           },
           {
             target: 'codeEntry',
-            actions: { type: 'setError', params: appConfig.messages.smsSendFailed },
+            actions: { type: 'setStepError', params: refusedWith(appConfig.messages.smsSendFailed) },
           },
         ],
       },
@@ -186,7 +195,7 @@ export const loginMachine = setup({
         onDone: { target: 'signedIn' },
         onError: {
           target: 'codeEntry',
-          actions: { type: 'setError', params: appConfig.messages.invalidSmsCode },
+          actions: { type: 'setStepError', params: refusedWith(appConfig.messages.invalidSmsCode) },
         },
       },
     },
@@ -232,7 +241,7 @@ export const loginMachine = setup({
         ],
         onError: {
           target: 'resetForm',
-          actions: { type: 'setError', params: appConfig.messages.invalidResetToken },
+          actions: { type: 'setStepError', params: refusedWith(appConfig.messages.invalidResetToken) },
         },
       },
     },
