@@ -3,9 +3,10 @@
 import ApexCharts from 'apexcharts/core'
 import 'apexcharts/line'
 import 'apexcharts/features/annotations'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import { appConfig } from '../../../shared/config'
-import { forecastChartOptions } from './forecastChartOptions'
+import { forecastChartOptions, X_LABEL_FONT } from './forecastChartOptions'
+import { xTickAmount } from './xAxisTicks'
 
 const legendFeature: Promise<unknown> = appConfig.chart.legend ? import('./legendFeature') : Promise.resolve()
 
@@ -25,17 +26,48 @@ function sendBandBehindSeries(host: Element | null): void {
   if (band && series && band.parentNode === series.parentNode) series.parentNode?.insertBefore(band, series)
 }
 
+/** Drawn width (px) of the widest label in the x-axis font. */
+function widestLabelPx(labels: readonly string[]): number {
+  const context = document.createElement('canvas').getContext('2d')
+  if (!context) return 0
+  context.font = `${X_LABEL_FONT.size}px ${X_LABEL_FONT.family}`
+  return labels.reduce((widest, label) => Math.max(widest, context.measureText(label).width), 0)
+}
+
+/** The element's width in px, followed as it resizes (null until first measured). */
+function useWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null)
+  useEffect(() => {
+    const element = ref.current
+    if (!element) return
+    setWidth(element.clientWidth)
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth))
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [ref])
+  return width
+}
+
 /** The forecast line chart (the only component that imports ApexCharts). */
 export function ForecastChart({ labels, scores }: ForecastChartProps) {
   const host = useRef<HTMLDivElement>(null)
+  const width = useWidth(host)
+  const widestLabel = useMemo(() => widestLabelPx(labels), [labels])
+  // The x labels that fit this width; the chart is drawn again only when that count changes.
+  const { tickAmount, autoSkip } = appConfig.chart.xAxis
+  const ticks =
+    width === null
+      ? null
+      : xTickAmount(labels.length, tickAmount, autoSkip ? { chartWidth: width, widestLabel } : undefined)
   const options = useMemo(() => {
-    const base = forecastChartOptions(labels, scores)
+    if (ticks === null) return null
+    const base = forecastChartOptions(labels, scores, appConfig.chart, ticks)
     const reorder = () => sendBandBehindSeries(host.current)
     return { ...base, chart: { ...base.chart, events: { mounted: reorder, updated: reorder } } }
-  }, [labels, scores])
+  }, [labels, scores, ticks])
   useEffect(() => {
     const element = host.current
-    if (!element) return
+    if (!element || !options) return
     let chart: ApexCharts | null = null
     let live = true
     void legendFeature.then(() => {

@@ -23,6 +23,10 @@ describe('forecastChartOptions', () => {
     expect(options.xaxis?.labels?.hideOverlappingLabels).toBe(true)
   })
 
+  it('takes the x tick amount that fits the drawn width (fewer labels on a phone)', () => {
+    expect(forecastChartOptions(labels, scores, appConfig.chart, 2).xaxis?.tickAmount).toBe(2)
+  })
+
   it('draws a white straight line of width 3 with no markers and no legend', () => {
     expect(options.stroke).toEqual({ width: 3, curve: 'straight' })
     expect(options.colors).toEqual(['#ffffff'])

@@ -2,6 +2,7 @@ import type { ApexOptions } from 'apexcharts'
 import { appConfig, themeConfig } from '../../../shared/config'
 import { parseHexColor, rgbaToCss } from '../../../shared/colorRamp'
 import { findCrossings, riskLabel } from '../../../shared/risk'
+import { xTickAmount } from './xAxisTicks'
 
 /** The chart settings of appConfig.chart that shape the drawing. */
 export interface ForecastChartSettings {
@@ -36,6 +37,9 @@ export interface ForecastChartSettings {
   readonly legend: boolean
 }
 
+/** Font of the x-axis labels (ApexCharts' default family), also used to measure them. */
+export const X_LABEL_FONT = { size: 12, family: 'Helvetica, Arial, sans-serif' } as const
+
 /** Class put on each dashed crossing line, so tests and styles can find them. */
 export const CROSSING_LINE_CLASS = 'emberline-crossing-line'
 
@@ -45,13 +49,15 @@ function curveOf(curve: string): 'straight' | 'smooth' | 'stepline' {
 
 /**
  * ApexCharts options for the forecast chart (spec §2 and §9). Tick settings in config are
- * maxima of drawn ticks; ApexCharts counts intervals, hence `- 1`. The crossing line's dash
- * uses the first dash length (SVG repeats it as the gap: 5 → "5 5").
+ * maxima of drawn ticks; ApexCharts counts intervals, hence `- 1`. `xTicks` is the x tick amount
+ * that fits the drawn width (`xTickAmount`: fewer labels on a phone); by default the configured
+ * maximum. The crossing line's dash uses the first dash length (SVG repeats it as the gap: 5 → "5 5").
  */
 export function forecastChartOptions(
   labels: readonly string[],
   scores: readonly number[],
   settings: ForecastChartSettings = appConfig.chart,
+  xTicks: number = xTickAmount(labels.length, settings.xAxis.tickAmount),
 ): ApexOptions {
   const crossingColor = rgbaToCss(withOpacity(settings.crossingLine.color, settings.crossingLine.opacity))
   const crossings = findCrossings(scores, settings.threshold)
@@ -78,8 +84,13 @@ export function forecastChartOptions(
     grid: { borderColor: colors.grey2 },
     xaxis: {
       type: 'category',
-      tickAmount: Math.max(1, settings.xAxis.tickAmount - 1),
-      labels: { rotate: 0, hideOverlappingLabels: settings.xAxis.autoSkip, trim: false },
+      tickAmount: xTicks,
+      labels: {
+        rotate: 0,
+        hideOverlappingLabels: settings.xAxis.autoSkip,
+        trim: false,
+        style: { fontSize: `${X_LABEL_FONT.size}px`, fontFamily: X_LABEL_FONT.family },
+      },
       axisTicks: { show: false },
       tooltip: { enabled: false },
     },
