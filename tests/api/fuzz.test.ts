@@ -1,7 +1,19 @@
 import fc from 'fast-check'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/server/app'
+import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
 import { filterableFields } from '../../src/server/store/catalog'
-import { AUTH, seededApp, type TestApp } from './testApp'
+import {
+  badSpelling,
+  badSpellingTable,
+  goodSpelling,
+  numericParams,
+  sendSpelled,
+  spelledRequest,
+  type NumericParam,
+} from './numberSpellings'
+import { AUTH, seededApp, TEST_TOKEN, testVerifier, type TestApp } from './testApp'
 
 // Property-based fuzzing from outside: whatever a client sends in a query, a path parameter or a
 // body, the server answers below 500 and the stored data does not change. Seeded, so a failure
@@ -435,4 +447,109 @@ describe('no request answers 5xx, and none changes the stored data', () => {
     expect(failures).toEqual([])
     expect(await snapshot()).toBe(before)
   })
+})
+
+// Numbers in every spelling (issue #29): every numeric query, path and body parameter of every route,
+// read from the route table, refuses non-finite values, overflowing exponents, hex, signs, whitespace,
+// values past its bounds and repetition with a 400 naming it, and never answers 5xx. The app here
+// signs its requests in as an administrator, so the admin pages' numbers reach validation too.
+describe('numbers in every spelling, for every numeric parameter of every route', () => {
+  const ADMIN = { authorization: 'Bearer numbers-admin' }
+  const admin: SessionVerifier = {
+    async verify(credential) {
+      const member = credential === 'numbers-admin' ? await testVerifier.verify(TEST_TOKEN) : null
+      return member && { ...member, roles: ['stytch_member', 'stytch_admin'] }
+    },
+  }
+  let app: FastifyInstance
+  let params: NumericParam[]
+  const wrong: string[] = []
+
+  beforeAll(async () => {
+    app = await buildApp({ dataDir: t.dataDir, demo: true, store: t.store, verifier: admin })
+    params = numericParams(app.routeTable).filter((p) => !p.url.startsWith('/ogc'))
+  }, 60_000)
+  afterAll(async () => {
+    await app.close()
+  })
+
+  /** Sends one spelling (or a repeated one) and records what is not a 400 naming the parameter. */
+  async function refused(p: NumericParam, values: string[]): Promise<void> {
+    const r = spelledRequest(p, values, params)
+    const res = await sendSpelled(app, r, ADMIN)
+    requests++
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+    if (res.status >= 500)
+      failures.push(`${r.method} ${r.url} ${r.payload ?? ''} → ${res.status} ${res.body}`)
+    // The router answers 414 for a path segment longer than Fastify's maxParamLength (100) before
+    // any route sees it; anything else bad is the parameter's 400.
+    const tooLong = p.part === 'params' && (values[0] ?? '').length > 100
+    if (tooLong ? res.status !== 414 : res.status !== 400 || res.parameter !== p.name)
+      wrong.push(`${r.method} ${r.url} ${r.payload ?? ''} → ${res.status} ${res.body.slice(0, 160)}`)
+  }
+
+  it('finds the numeric parameters of the records, tiles, grids, basemap, admin and SDK routes', () => {
+    const names = new Set(params.map((p) => `${p.method} ${p.url} ${p.part}.${p.name}`))
+    for (const expected of [
+      'GET /api/data/:dataset/records querystring.limit',
+      'GET /api/data/:dataset/records querystring.offset',
+      'GET /api/tiles/buildings/mvt/:z/:x/:y params.y',
+      'GET /api/tiles/slope/png/:z/:x/:y params.z',
+      'GET /api/tiles/wind_gust_speed/next_psps/png/:z/:x/:y querystring.hour',
+      'GET /api/basemap/:z/:x/:y params.z',
+      'GET /api/data/wind_vectors/grid/:tilesetId querystring.hour',
+      'GET /api/admin/audit querystring.page',
+      'GET /api/admin/audit querystring.limit',
+      'GET /api/admin/alert-deliveries querystring.limit',
+      'POST /sdk/v1/b2b/organizations/me/members/search body.limit',
+      'POST /sdk/v1/b2b/passwords/authenticate body.session_duration_minutes',
+    ])
+      expect(names).toContain(expected)
+  })
+
+  it('every route refuses each bad spelling of each numeric parameter with a 400 naming it', async () => {
+    for (const p of params) {
+      for (const v of badSpellingTable(p.schema)) {
+        // An empty path segment is another URL (the router's, not the parameter's).
+        if (p.part === 'params' && v === '') continue
+        await refused(p, [v])
+      }
+      if (p.part !== 'params') {
+        const one = String(Math.max(1, Math.ceil(p.schema.minimum)))
+        await refused(p, [one, one])
+      }
+    }
+    expect(wrong.slice(0, 20)).toEqual([])
+    expect(failures).toEqual([])
+  }, 300_000)
+
+  it('random spellings: bad ones answer 400 naming the parameter, plain ones never 5xx', async () => {
+    const cases = fc.constantFrom(...params).chain((p) =>
+      fc.tuple(
+        fc.constant(p),
+        fc.oneof(
+          { arbitrary: badSpelling(p.schema).map((v) => ({ bad: true, values: [v] })), weight: 4 },
+          {
+            arbitrary: fc
+              .array(goodSpelling(p.schema), { minLength: 2, maxLength: 3 })
+              .map((values) => ({ bad: p.part !== 'params', values })),
+            weight: 1,
+          },
+          { arbitrary: goodSpelling(p.schema).map((v) => ({ bad: false, values: [v] })), weight: 1 },
+        ),
+      ),
+    )
+    await fc.assert(
+      fc.asyncProperty(cases, async ([p, { bad, values }]) => {
+        if (bad) return refused(p, p.part === 'params' ? values.slice(0, 1) : values)
+        const r = spelledRequest(p, values, params)
+        const res = await sendSpelled(app, r, ADMIN)
+        requests++
+        expect(res.status, `${r.method} ${r.url} ${r.payload ?? ''}`).toBeLessThan(500)
+      }),
+      { seed: SEED, numRuns: 1000 },
+    )
+    expect(wrong.slice(0, 20)).toEqual([])
+    expect(failures).toEqual([])
+  }, 300_000)
 })

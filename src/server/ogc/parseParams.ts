@@ -1,8 +1,7 @@
+import { parseDecimal } from '../http/strictNumbers'
 import type { Bbox } from './queryItems'
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string }
-
-const NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
 
 /** `bbox=minLon,minLat,maxLon,maxLat` (or six numbers with heights) in CRS84 degrees. */
 export function parseBbox(text: string): Parsed<Bbox> {
@@ -12,13 +11,15 @@ export function parseBbox(text: string): Parsed<Bbox> {
       ok: false,
       message: 'bbox must be 4 (or 6) comma-separated numbers: minLon,minLat,maxLon,maxLat',
     }
-  if (!parts.every((p) => NUMBER.test(p)))
-    return { ok: false, message: `bbox holds a value that is not a number: ${text.slice(0, 80)}` }
-  const n = parts.map(Number)
-  const [x0, y0, x1, y1] = parts.length === 4 ? n : [n[0], n[1], n[3], n[4]]
+  // Plain decimals (an exponent allowed: GDAL writes %.18g), finite: no spaces, `+`, hex or Infinity.
+  const n = parts.map((p) => parseDecimal(p, { integer: false }))
+  if (n.some((v) => v === null))
+    return {
+      ok: false,
+      message: `bbox holds a value that is not a finite decimal number: ${text.slice(0, 80)}`,
+    }
+  const [x0, y0, x1, y1] = (parts.length === 4 ? n : [n[0], n[1], n[3], n[4]]) as number[]
   const box = [x0, y0, x1, y1] as [number, number, number, number]
-  if (box.some((v) => !Number.isFinite(v)))
-    return { ok: false, message: 'bbox values must be finite numbers' }
   if (Math.abs(box[0]) > 180 || Math.abs(box[2]) > 180)
     return { ok: false, message: 'bbox longitudes must be within -180..180' }
   if (Math.abs(box[1]) > 90 || Math.abs(box[3]) > 90)
