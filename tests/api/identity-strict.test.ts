@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { pkceChallenge } from '../../src/server/identity/crypto'
 import { createMember } from '../../src/server/identity/memberAdmin'
 import {
   identityTestApp,
@@ -80,10 +81,13 @@ async function smsAuth(ist: string, opts: { ip?: string; minutes?: number; membe
   )
 }
 
+// The PKCE pair the SDK sends with every reset (bootstrap requires it).
+const verifier = 'ab'.repeat(64)
+
 async function resetStart(opts: { host?: string; email?: string } = {}) {
   const res = await post(
     '/b2b/passwords/email/reset/start',
-    { organization_id: org(), email_address: opts.email ?? t.email },
+    { organization_id: org(), email_address: opts.email ?? t.email, code_challenge: pkceChallenge(verifier) },
     { host: opts.host },
   )
   expect(res.statusCode).toBe(200)
@@ -95,6 +99,7 @@ function reset(token: string, password: string, sessionMinutes = 60) {
     password_reset_token: token,
     password,
     session_duration_minutes: sessionMinutes,
+    code_verifier: verifier,
   })
 }
 

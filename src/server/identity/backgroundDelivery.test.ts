@@ -10,6 +10,7 @@ import { createBundledVerifier } from './bundledVerifier'
 import { createIdentityContext, type IdentityContext } from './context'
 import type { Delivery, EmailMessage } from './delivery'
 import { identityPlugin } from './identityPlugin'
+import { pkceChallenge } from './crypto'
 import { createMember } from './memberAdmin'
 import { resetStart } from './passwordFlows'
 import { identitySettings } from './settings'
@@ -69,7 +70,7 @@ const request = {
   email: 'ops@emberline.test',
   redirectUrl: null,
   expirationMinutes: null,
-  codeChallenge: null,
+  codeChallenge: pkceChallenge('ab'.repeat(64)),
 }
 
 describe('background e-mail delivery', () => {

@@ -24,6 +24,8 @@ export interface IdentityContext {
   throttle: Throttle
   /** Counts SMS codes sent per member and per phone number in a one-hour window. */
   smsQuota: Throttle
+  /** Counts reset e-mails per e-mail address from all networks (`resetMail.perEmailMinutes` windows). */
+  resetQuota: Throttle
   key: SigningKey
   /** Verification keys of session JWTs: `key.jwks`, re-read from the store on an unknown key id. */
   jwtKeys: JWTVerifyGetKey
@@ -83,6 +85,10 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
     tokens,
     throttle: createThrottle(tokens, settings.throttle),
     smsQuota: createThrottle(tokens, { windowMinutes: 60, lockMinutes: 60 }),
+    resetQuota: createThrottle(tokens, {
+      windowMinutes: settings.resetMail.perEmailMinutes,
+      lockMinutes: settings.resetMail.perEmailMinutes,
+    }),
     key,
     jwtKeys: storeKeySet(members, key),
     delivery: opts.delivery ?? createDelivery({ dataDir: opts.dataDir, env, print: opts.print, now }),

@@ -46,41 +46,52 @@ export async function checkAttemptAllowed(
   await checkNotLocked(ctx, attemptKeys(subjectKey, ip), event)
 }
 
+/** An attempt reserved by reserveAttempt; settle it once, with its outcome. */
+export interface Attempt {
+  /** The check failed: it stays counted (a full window locks, audited) and counts on the address. */
+  failed(): Promise<void>
+  /** The check passed: the attempt is not counted, and the subject's counter at the address starts again. */
+  succeeded(): Promise<void>
+}
+
 /**
- * Counts an attempt against the subject from this address (maxFailures) and from all addresses
- * (memberMaxFailures) before the slow check, so parallel guesses cannot outrun the lockout; the
- * lock check (as checkAttemptAllowed, audited as `event`) and the count are one atomic store
- * call, so attempts through every server count toward one lockout. A successful attempt clears
- * the address's counter again (see clearAttempts).
+ * Reserves an attempt on a subject from a client address before its slow check, so parallel
+ * guesses cannot outrun the lockout: it takes a slot of the subject's counter at this address
+ * (maxFailures) and over all addresses (memberMaxFailures), and is refused (429, audited as
+ * `event`) while a lock of checkAttemptAllowed holds or every slot is taken. The check and the
+ * reservation are one atomic store call, so attempts through every server count toward one
+ * lockout. Only failures stay counted: a success gives its slot back (Attempt.succeeded), so
+ * correct sign-ins never lock anyone out.
  */
-export async function countAttempt(
+export async function reserveAttempt(
   ctx: IdentityContext,
   subjectKey: string,
   ip: string,
   event: string,
-): Promise<void> {
+): Promise<Attempt> {
   const { maxFailures, memberMaxFailures } = ctx.settings.throttle
   const keys = attemptKeys(subjectKey, ip)
-  const outcome = await ctx.throttle.attempt(
-    keys,
-    [
-      { key: subjectAtIp(subjectKey, ip), max: maxFailures },
-      { key: subjectKey, max: memberMaxFailures },
-    ],
-    ctx.now(),
-  )
-  if (outcome.lockedFor > 0) throw await refuseLocked(ctx, keys, outcome.lockedFor, event)
-  if (outcome.locked.length > 0)
-    await ctx.audit('throttle.locked', {
-      subject: subjectKey,
-      ip,
-      detail: { everywhere: outcome.locked.includes(subjectKey) },
-    })
-}
-
-/** After a success: the subject's counter for this address starts again. */
-export async function clearAttempts(ctx: IdentityContext, subjectKey: string, ip: string): Promise<void> {
-  await ctx.throttle.clear(subjectAtIp(subjectKey, ip))
+  const here = { key: subjectAtIp(subjectKey, ip), max: maxFailures }
+  const everywhere = { key: subjectKey, max: memberMaxFailures }
+  const startedAt = ctx.now()
+  const wait = await ctx.throttle.reserve(keys, [here, everywhere], startedAt)
+  if (wait > 0) throw await refuseLocked(ctx, keys, wait, event)
+  return {
+    async failed() {
+      const locked = await ctx.throttle.settle([here, everywhere], startedAt, true, ctx.now())
+      if (locked.length > 0)
+        await ctx.audit('throttle.locked', {
+          subject: subjectKey,
+          ip,
+          detail: { everywhere: locked.includes(subjectKey) },
+        })
+      await recordFailure(ctx, null, ip)
+    },
+    async succeeded() {
+      await ctx.throttle.settle([everywhere], startedAt, false, ctx.now())
+      await ctx.throttle.clear(here.key)
+    },
+  }
 }
 
 /** Counts a failure against a subject key (member or e-mail) and the client address. */

@@ -4,7 +4,7 @@ import { HttpError } from '../http/httpErrors'
 import { noBody } from '../http/schemas'
 import type { IdentityContext } from './context'
 import { hashPassword, newId, verifyPassword } from './crypto'
-import { clearAttempts, countAttempt, memberKey, passwordProblem, recordFailure } from './guards'
+import { memberKey, passwordProblem, reserveAttempt } from './guards'
 import { permissionsOf } from './rbac'
 import { acceptEmptyJson } from './sdkAuth'
 
@@ -69,14 +69,19 @@ export async function meRoutes(app: FastifyInstance, opts: { ctx: IdentityContex
           'not_supported',
         )
       }
-      // The lock check and the count are one atomic step (countAttempt), across servers.
-      await countAttempt(ctx, memberKey(member.memberId), request.ip, 'password.change_locked')
+      // The lock check and the reservation are one atomic step, across servers; only failures count.
+      const attempt = await reserveAttempt(
+        ctx,
+        memberKey(member.memberId),
+        request.ip,
+        'password.change_locked',
+      )
       if (!(await verifyPassword(request.body.old, member.passwordHash))) {
-        await recordFailure(ctx, null, request.ip)
+        await attempt.failed()
         await ctx.audit('password.change_failed', { memberId: member.memberId, ip: request.ip })
         throw badRequest('old', 'The current password is not correct.')
       }
-      await clearAttempts(ctx, memberKey(member.memberId), request.ip)
+      await attempt.succeeded()
       const problem = passwordProblem(ctx.settings, request.body.new, member.email)
       if (problem) throw badRequest('new', problem)
       if (await verifyPassword(request.body.new, member.passwordHash))

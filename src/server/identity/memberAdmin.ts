@@ -1,6 +1,7 @@
 import type { IdentityStore, MemberRecord } from '../store/identityStore'
 import { hashPassword, newId } from './crypto'
 import { passwordProblem } from './guards'
+import { normalizeEmail, normalizeName, normalizePhone } from './memberFields'
 import { unknownRoles } from './rbac'
 import type { IdentitySettings } from './settings'
 
@@ -14,15 +15,7 @@ export interface NewMember {
   trustedPassword?: boolean
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-const PHONE = /^\+[1-9][0-9]{6,14}$/
-
-/** E.164 phone number without spaces, or an error message. */
-export function normalizePhone(phone: string): string {
-  const compact = phone.replace(/[\s().-]/g, '')
-  if (!PHONE.test(compact)) throw new Error(`phone must be in E.164 form, e.g. +15055550123 (got "${phone}")`)
-  return compact
-}
+export { normalizePhone } from './memberFields'
 
 export function checkRoles(settings: IdentitySettings, roles: string[]): string[] {
   const unknown = unknownRoles(settings.rbac, roles)
@@ -41,8 +34,8 @@ export async function createMember(
   input: NewMember,
   now: number,
 ): Promise<MemberRecord> {
-  const email = input.email.trim().toLowerCase()
-  if (!EMAIL.test(email)) throw new Error(`not an e-mail address: "${input.email}"`)
+  const email = normalizeEmail(input.email)
+  const name = normalizeName(input.name ?? '')
   if (await members.memberByEmail(email)) throw new Error(`a member with e-mail ${email} already exists`)
   const problem = input.trustedPassword ? null : passwordProblem(settings, input.password, email)
   if (problem) throw new Error(problem)
@@ -50,7 +43,7 @@ export async function createMember(
     memberId: newId('member'),
     organizationId: settings.organizationId,
     email,
-    name: input.name ?? email.split('@')[0] ?? '',
+    name: name || (email.split('@')[0] ?? ''),
     phone: input.phone ? normalizePhone(input.phone) : null,
     roles: checkRoles(settings, input.roles ?? settings.rbac.defaultRoles),
     status: 'active',

@@ -1,3 +1,4 @@
+import { clientNetwork } from './clientNetwork'
 import type { IdentityContext } from './context'
 import {
   burnPasswordCheck,
@@ -13,14 +14,13 @@ import { errors } from './errors'
 import {
   checkNotLocked,
   checkOrganization,
-  clearAttempts,
-  countAttempt,
   emailKey,
   intermediateBody,
   ipKey,
   passwordFactor,
   passwordProblem,
   recordFailure,
+  reserveAttempt,
   sessionLength,
 } from './guards'
 
@@ -37,16 +37,15 @@ export interface PasswordLogin {
  */
 export async function passwordAuthenticate(ctx: IdentityContext, input: PasswordLogin, ip: string) {
   checkOrganization(ctx, input.organizationId)
-  const key = emailKey(input.email)
-  // The lock check and the count are one atomic step (countAttempt), across servers.
-  await countAttempt(ctx, key, ip, 'login.locked')
+  // The lock check and the reservation are one atomic step, across servers; only failures stay counted.
+  const attempt = await reserveAttempt(ctx, emailKey(input.email), ip, 'login.locked')
   const member = await ctx.members.memberByEmail(input.email)
   let ok = false
   if (member?.passwordHash && member.status === 'active')
     ok = await verifyPassword(input.password, member.passwordHash)
   else await burnPasswordCheck(input.password)
   if (!member || !ok) {
-    await recordFailure(ctx, null, ip)
+    await attempt.failed()
     const reason = !member ? 'unknown_email' : member.status !== 'active' ? 'inactive' : 'bad_password'
     await ctx.audit('login.failed', {
       memberId: member?.memberId,
@@ -56,7 +55,7 @@ export async function passwordAuthenticate(ctx: IdentityContext, input: Password
     })
     throw errors.unauthorized()
   }
-  await clearAttempts(ctx, key, ip)
+  await attempt.succeeded()
   // A member without a phone (invited, or their phone was removed by an administrator) enrols one
   // in the SMS step: the intermediate session's member_options carry no phone number.
   await ctx.audit('login.password_ok', {
@@ -110,31 +109,70 @@ export function resetLink(ctx: IdentityContext, base: string, redirectUrl: strin
 }
 
 /**
- * passwords/email/reset/start: always the same empty success after the same work, so it reveals
- * nothing about which addresses exist: the token is made and hashed for unknown addresses too,
- * and the e-mail is handed to delivery without waiting for it. Repeated requests for one address
- * or client are dropped silently.
+ * Whether a reset e-mail may go out for this request, each count one atomic store step (across
+ * servers). Per e-mail address and requesting network (clientNetwork: an IPv6 /64 counts as one)
+ * at most `resetMail.perNetwork` in the throttle window, and per network `throttle.ipMaxFailures`:
+ * a stranger's flood silences only the stranger's network. Per e-mail address from all networks
+ * at most `resetMail.perEmail` in `perEmailMinutes` against mail bombs from many networks — a cap
+ * that never holds a request from a network the member signed in from lately, so strangers
+ * cannot use it to keep the member's own reset e-mail away. Dropped requests are audited.
  */
-export async function resetStart(ctx: IdentityContext, input: ResetStart, requestOrigin: string, ip: string) {
-  checkOrganization(ctx, input.organizationId)
-  const now = ctx.now()
-  const key = `reset:${emailKey(input.email)}`
-  const { maxFailures, ipMaxFailures } = ctx.settings.throttle
-  const ipCount = `reset:${ipKey(ip)}`
-  // Checked and counted in one atomic step (across servers).
-  const outcome = await ctx.throttle.attempt(
-    [key, ipCount],
+async function resetMailAllowed(
+  ctx: IdentityContext,
+  email: string,
+  memberId: string | null,
+  ip: string,
+  now: number,
+): Promise<boolean> {
+  const { resetMail, throttle } = ctx.settings
+  const network = ipKey(clientNetwork(ip))
+  const pair = `reset:${emailKey(email)}@${network}`
+  const fromNetwork = `reset:${network}`
+  const local = await ctx.throttle.attempt(
+    [pair, fromNetwork],
     [
-      { key, max: maxFailures },
-      { key: ipCount, max: ipMaxFailures },
+      { key: pair, max: resetMail.perNetwork },
+      { key: fromNetwork, max: throttle.ipMaxFailures },
     ],
     now,
   )
-  if (outcome.lockedFor > 0) {
-    await ctx.audit('reset.dropped', { subject: input.email, ip })
-    return {}
+  if (local.lockedFor > 0) {
+    await ctx.audit('reset.dropped', { subject: email, ip, detail: { reason: 'network' } })
+    return false
   }
+  // The same query for unknown addresses (no member id matches ''), so the time tells nothing.
+  const since = now - resetMail.knownNetworkDays * 86_400_000
+  const known = await ctx.members.signedInFrom(memberId ?? '', ip, since)
+  const everywhere = `reset-mail:${emailKey(email)}`
+  const capped = await ctx.resetQuota.attempt(
+    known ? [] : [everywhere],
+    [{ key: everywhere, max: resetMail.perEmail }],
+    now,
+  )
+  if (capped.lockedFor > 0) {
+    await ctx.audit('reset.dropped', { subject: email, ip, detail: { reason: 'email' } })
+    return false
+  }
+  return true
+}
+
+/**
+ * passwords/email/reset/start: always the same empty success after the same work, so it reveals
+ * nothing about which addresses exist: the token is made and hashed for unknown addresses too,
+ * and the e-mail is handed to delivery without waiting for it. Repeated requests are dropped
+ * silently (resetMailAllowed). The SDK always sends a PKCE code_challenge (bootstrap requires it
+ * for resets), so a start without one is refused: no reset link completes without its verifier.
+ */
+export async function resetStart(ctx: IdentityContext, input: ResetStart, requestOrigin: string, ip: string) {
+  checkOrganization(ctx, input.organizationId)
+  if (!input.codeChallenge)
+    throw errors.badRequest(
+      'code_challenge',
+      'A password reset needs a PKCE code_challenge (pkce_required_for_password_resets).',
+    )
+  const now = ctx.now()
   const member = await ctx.members.memberByEmail(input.email)
+  if (!(await resetMailAllowed(ctx, input.email, member?.memberId ?? null, ip, now))) return {}
   const token = newToken()
   const tokenHash = sha256(token)
   if (!member || member.status !== 'active') {

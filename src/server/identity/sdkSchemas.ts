@@ -1,7 +1,13 @@
 /** JSON Schemas of the SDK request bodies (reference §8); unknown fields are allowed and ignored. */
 const str = (maxLength = 512) => ({ type: 'string', minLength: 1, maxLength }) as const
 const minutes = { type: 'integer', minimum: 5, maximum: 527040 } as const
-const email = { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' } as const
+/** An address shape without whitespace or control characters (400 naming `email_address`). */
+const email = {
+  type: 'string',
+  minLength: 3,
+  maxLength: 254,
+  pattern: '^[^\\s@\\u0000-\\u001f\\u007f]+@[^\\s@\\u0000-\\u001f\\u007f]+$',
+} as const
 
 export const passwordAuthenticateBody = {
   type: 'object',
@@ -16,7 +22,8 @@ export const passwordAuthenticateBody = {
 
 export const resetStartBody = {
   type: 'object',
-  required: ['organization_id', 'email_address'],
+  // The SDK sends a PKCE challenge whenever bootstrap requires it, as this provider's does.
+  required: ['organization_id', 'email_address', 'code_challenge'],
   properties: {
     organization_id: str(128),
     email_address: email,

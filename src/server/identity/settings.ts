@@ -46,6 +46,13 @@ export interface IdentitySettings {
     maxSendsPerPhoneHour: number
   }
   resetTokenExpiryMinutes: number
+  /**
+   * Reset e-mails (docs/identity.md, "Reset e-mails"): at most `perNetwork` per e-mail address and
+   * requesting network in `throttle.windowMinutes`, and `perEmail` per e-mail address from all
+   * networks in `perEmailMinutes`, a cap that does not hold requests from a network the member
+   * signed in from within `knownNetworkDays`. (The per-network cap is `throttle.ipMaxFailures`.)
+   */
+  resetMail: { perNetwork: number; perEmail: number; perEmailMinutes: number; knownNetworkDays: number }
   /** Minutes an invitation's (or an administrator's reset's) set-password link stays valid. */
   inviteExpiryMinutes: number
   sessionMinutes: { login: number; sms: number; reset: number; intermediate: number }
@@ -131,6 +138,7 @@ export function identitySettingsFrom(
       maxSendsPerPhoneHour: identity.otp?.maxSendsPerPhoneHour ?? 10,
     },
     resetTokenExpiryMinutes: identity.resetTokenExpiryMinutes ?? 30,
+    resetMail: { perNetwork: 3, perEmail: 10, perEmailMinutes: 60, knownNetworkDays: 30 },
     inviteExpiryMinutes: identity.inviteExpiryMinutes ?? 10_080,
     sessionMinutes: {
       login: session.loginMinutes ?? 1440,

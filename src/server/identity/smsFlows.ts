@@ -7,16 +7,14 @@ import {
   checkIntermediate,
   checkNotLocked,
   checkOrganization,
-  clearAttempts,
-  countAttempt,
   emailKey,
   ipKey,
   memberKey,
-  recordFailure,
+  reserveAttempt,
   sessionCapMinutes,
   sessionLength,
 } from './guards'
-import { normalizePhone } from './memberAdmin'
+import { normalizePhone } from './memberFields'
 import { memberJson, organizationJson } from './responses'
 import { fullSessionBody, issueSession } from './sessions'
 
@@ -128,7 +126,8 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   const ist = await checkIntermediate(ctx, input.intermediateToken, input.memberId)
   const member = await ctx.members.memberById(input.memberId)
   if (!member || member.status !== 'active') throw errors.intermediateSession()
-  await countAttempt(ctx, key, ip, 'sms.locked')
+  // Reserved before the check (atomically, across servers); only a wrong code stays counted.
+  const attempt = await reserveAttempt(ctx, key, ip, 'sms.locked')
   const now = ctx.now()
   const { maxAttempts } = ctx.settings.otp
   // The latest code with this attempt counted (atomically), or null when none is usable.
@@ -144,7 +143,7 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
   if (!otp || !matches) {
     // The last attempt on a code burns it.
     if (otp && otp.attempts >= maxAttempts) await ctx.tokens.consumeOtp(otp.id, now)
-    await recordFailure(ctx, null, ip)
+    await attempt.failed()
     await ctx.audit('sms.failed', {
       memberId: member.memberId,
       ip,
@@ -152,10 +151,16 @@ export async function smsAuthenticate(ctx: IdentityContext, input: SmsAuthentica
     })
     throw errors.otpInvalid()
   }
-  if (!(await ctx.tokens.consumeOtp(otp.id, now))) throw errors.otpInvalid()
-  if (!(await ctx.tokens.consumeIntermediate(sha256(input.intermediateToken), now)))
+  // A code or intermediate session used meanwhile (a replay racing the first use) is a failure.
+  if (!(await ctx.tokens.consumeOtp(otp.id, now))) {
+    await attempt.failed()
+    throw errors.otpInvalid()
+  }
+  if (!(await ctx.tokens.consumeIntermediate(sha256(input.intermediateToken), now))) {
+    await attempt.failed()
     throw errors.intermediateSession()
-  await clearAttempts(ctx, key, ip)
+  }
+  await attempt.succeeded()
   if (!member.phone && phone) {
     await ctx.members.updateMember(member.memberId, { phone }, now)
     await ctx.audit('member.phone_enrolled', { memberId: member.memberId, ip })

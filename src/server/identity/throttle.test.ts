@@ -59,4 +59,48 @@ describe.each(ACCOUNT_STORE_KINDS)('throttle (%s)', (kind) => {
       locked: ['other'],
     })
   })
+  describe('reserved attempts (only failures stay counted)', () => {
+    const counts = [
+      { key: 'here', max: 2 },
+      { key: 'everywhere', max: 3 },
+    ]
+
+    it('gives a success its slots back, so successes never lock', async () => {
+      for (let i = 0; i < 20; i++) {
+        expect(await throttle.reserve(['here', 'everywhere'], counts, i)).toBe(0)
+        expect(await throttle.settle(counts, i, false, i)).toEqual([])
+      }
+      expect(await t.stores.tokens.throttle('everywhere')).toMatchObject({ failures: 0, lockedUntil: 0 })
+    })
+
+    it('locks on the failure that fills the window, and refuses attempts while it is locked', async () => {
+      expect(await throttle.reserve([], counts, 0)).toBe(0)
+      expect(await throttle.settle(counts, 0, true, 1)).toEqual([])
+      expect(await throttle.reserve([], counts, 2)).toBe(0)
+      expect(await throttle.settle(counts, 2, true, 3)).toEqual(['here'])
+      expect(await throttle.reserve(['here', 'everywhere'], counts, 4)).toBe(15 * MIN - 1)
+      expect(await t.stores.tokens.throttle('everywhere')).toMatchObject({ failures: 2, lockedUntil: 0 })
+    })
+
+    it('refuses a reservation for a second while every slot is held by attempts in flight', async () => {
+      expect(await throttle.reserve([], counts, 0)).toBe(0)
+      expect(await throttle.reserve([], counts, 0)).toBe(0)
+      // 'here' has both slots in flight: refused, and nothing counted on 'everywhere'.
+      expect(await throttle.reserve([], counts, 0)).toBe(1000)
+      expect(await t.stores.tokens.throttle('everywhere')).toMatchObject({ failures: 2 })
+      await throttle.settle(counts, 0, false, 1)
+      expect(await throttle.reserve([], counts, 1)).toBe(0)
+    })
+
+    it('counts a failure afresh when its window was reset while it was in flight', async () => {
+      expect(await throttle.reserve([], counts, 0)).toBe(0)
+      await throttle.clear('here')
+      expect(await throttle.settle(counts, 0, true, 1)).toEqual([])
+      expect(await t.stores.tokens.throttle('here')).toMatchObject({ failures: 1, windowStart: 1 })
+      // A success whose window has passed gives nothing back.
+      expect(await throttle.reserve([], counts, 2)).toBe(0)
+      await throttle.settle(counts, 2, false, 16 * MIN)
+      expect(await t.stores.tokens.throttle('here')).toMatchObject({ failures: 2 })
+    })
+  })
 })

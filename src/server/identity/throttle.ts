@@ -41,6 +41,22 @@ export function createThrottle(tokens: IdentityTokenStore, policy: ThrottlePolic
     async fail(counts: readonly ThrottleCount[], now: number): Promise<string[]> {
       return (await tokens.throttleAttempt([], rules(counts), now)).locked
     },
+    /**
+     * Reserves one attempt whose outcome a slow check decides (see IdentityTokenStore.throttleReserve):
+     * 0 when reserved, else the milliseconds to wait (a lock among `check`, or every slot in flight).
+     */
+    async reserve(check: readonly string[], counts: readonly ThrottleCount[], now: number): Promise<number> {
+      return tokens.throttleReserve(check, rules(counts), now)
+    },
+    /** Settles attempts reserved at `startedAt`: a success frees its slots; answers the keys a failure locked. */
+    async settle(
+      counts: readonly ThrottleCount[],
+      startedAt: number,
+      failed: boolean,
+      now: number,
+    ): Promise<string[]> {
+      return tokens.throttleSettle(rules(counts), startedAt, failed, now)
+    },
     async clear(key: string): Promise<void> {
       await tokens.clearThrottle(key)
     },

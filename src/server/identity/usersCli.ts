@@ -2,7 +2,8 @@ import { identityStorage, type AccountsSource } from '../store/identityStorage'
 import type { MemberRecord } from '../store/identityStore'
 import { hashPassword, newId, newToken } from './crypto'
 import { emailKey, memberKey, passwordProblem } from './guards'
-import { checkRoles, createMember, normalizePhone } from './memberAdmin'
+import { checkRoles, createMember } from './memberAdmin'
+import { normalizePhone } from './memberFields'
 import { identitySettings, type IdentitySettings } from './settings'
 
 export const USAGE = `Usage: npm run users -- <command> [options]   (store: --data-dir DIR, default $DATA_DIR or ./var)

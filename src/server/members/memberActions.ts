@@ -1,6 +1,7 @@
 import type { IdentityContext } from '../identity/context'
 import { newId, newToken, sha256 } from '../identity/crypto'
-import { checkRoles, normalizePhone } from '../identity/memberAdmin'
+import { checkRoles } from '../identity/memberAdmin'
+import { MemberFieldError, normalizeEmail, normalizeName, normalizePhone } from '../identity/memberFields'
 import { resetLink, resetLinkBase } from '../identity/passwordFlows'
 import { isAuthorized } from '../identity/rbac'
 import type { MemberRecord, MemberStatus } from '../store/identityStore'
@@ -8,7 +9,15 @@ import type { AuditFilter, AuditRecord, MemberSearch } from '../store/memberAdmi
 import { adminErrors } from './adminError'
 import { requirePermission, type Actor } from './permission'
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/** A member field checked by `check` (memberFields), or 400 naming `parameter` with the problem. */
+function field<T>(parameter: string, check: () => T): T {
+  try {
+    return check()
+  } catch (err) {
+    if (err instanceof MemberFieldError) throw adminErrors.badRequest(parameter, err.message)
+    throw err
+  }
+}
 
 /**
  * Member administration (issue #22 item 3), HTTP-free: every action checks the actor's roles
@@ -116,9 +125,8 @@ export function memberActions(ctx: IdentityContext) {
       requestOrigin: string,
     ): Promise<{ member: MemberRecord; emailSent: boolean }> {
       requirePermission(policy, actor, 'members', 'create')
-      const email = input.email.trim().toLowerCase()
-      if (!EMAIL.test(email))
-        throw adminErrors.badRequest('email', `Not an e-mail address: "${input.email}".`)
+      const email = field('email', () => normalizeEmail(input.email))
+      const name = field('name', () => normalizeName(input.name ?? ''))
       if (await ctx.members.memberByEmail(email))
         throw adminErrors.conflict(`A member with e-mail ${email} already exists.`)
       let roles: string[]
@@ -127,18 +135,13 @@ export function memberActions(ctx: IdentityContext) {
       } catch (err) {
         throw adminErrors.badRequest('roles', (err as Error).message)
       }
-      let phone: string | null = null
-      try {
-        phone = input.phone ? normalizePhone(input.phone) : null
-      } catch (err) {
-        throw adminErrors.badRequest('phone', (err as Error).message)
-      }
+      const phone = input.phone ? field('phone', () => normalizePhone(input.phone ?? '')) : null
       const now = ctx.now()
       const member: MemberRecord = {
         memberId: newId('member'),
         organizationId: ctx.settings.organizationId,
         email,
-        name: input.name?.trim() || (email.split('@')[0] ?? ''),
+        name: name || (email.split('@')[0] ?? ''),
         phone,
         roles,
         status: 'active',
@@ -173,8 +176,9 @@ export function memberActions(ctx: IdentityContext) {
       const member = await memberOf(memberId)
       const changes: Partial<Pick<MemberRecord, 'name' | 'roles' | 'phone'>> = {}
       const detail: Record<string, unknown> = {}
-      if (patch.name !== undefined && patch.name.trim() !== member.name) {
-        changes.name = patch.name.trim()
+      const name = patch.name === undefined ? undefined : field('name', () => normalizeName(patch.name ?? ''))
+      if (name !== undefined && name !== member.name) {
+        changes.name = name
         detail.name = true
       }
       if (patch.roles !== undefined) {
@@ -191,12 +195,7 @@ export function memberActions(ctx: IdentityContext) {
         }
       }
       if (patch.phone !== undefined) {
-        let phone: string
-        try {
-          phone = normalizePhone(patch.phone)
-        } catch (err) {
-          throw adminErrors.badRequest('mfa_phone_number', (err as Error).message)
-        }
+        const phone = field('mfa_phone_number', () => normalizePhone(patch.phone ?? ''))
         if (phone !== member.phone) {
           changes.phone = phone
           detail.phone = member.phone ? 'changed' : 'set'

@@ -177,6 +177,8 @@ export interface IdentityStore extends MemberAdminStore {
   insertSigningKey(kid: string, privateJwk: string, publicJwk: string, at: number): Awaitable<void>
   audit(e: AuditEntry): Awaitable<void>
   auditLog(limit?: number): Awaitable<AuditEntry[]>
+  /** Whether the member completed a sign-in (audit `login.success`) from client address `ip` since `since`. */
+  signedInFrom(memberId: string, ip: string, since: number): Awaitable<boolean>
 }
 
 /**
@@ -353,6 +355,12 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
       (db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as AuditRow[]).map(
         auditEntryOf,
       ),
+    signedInFrom: (memberId: string, ip: string, since: number): boolean =>
+      db
+        .prepare(
+          "SELECT 1 FROM identity_audit WHERE member_id = ? AND at >= ? AND event = 'login.success' AND ip = ? LIMIT 1",
+        )
+        .get(memberId, since, ip) !== undefined,
   }
   /** Thrown inside the transaction to roll a change back that would leave no administrator. */
   class NoAdministratorLeft extends Error {}

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
 import type { AuthFactor } from './identityStore'
+import { failOnce, RESERVATION_BUSY_MS, reserveOnce, settleOnce } from './throttleCounting'
 
 export interface IntermediateSessionRecord {
   memberId: string
@@ -116,6 +117,25 @@ export interface IdentityTokenStore {
     count: readonly ThrottleRule[],
     now: number,
   ): Awaitable<ThrottleOutcome>
+  /**
+   * Reserves one attempt whose outcome is known only after a slow check (a password, a code),
+   * atomically: when any of `check` is locked, answers the time left and counts nothing; when a
+   * rule of `count` has all its `max` slots of the window taken (failures plus attempts still in
+   * flight), answers RESERVATION_BUSY_MS and counts nothing; otherwise takes one slot of every
+   * rule (answers 0). Nothing locks here: settle the attempt with throttleSettle.
+   */
+  throttleReserve(check: readonly string[], count: readonly ThrottleRule[], now: number): Awaitable<number>
+  /**
+   * Settles attempts reserved at `startedAt` (throttleReserve), atomically: a success gives each
+   * rule's slot back; a failure keeps it, and a rule whose window then holds `max` locks its key
+   * (answered) until `now + lockMs`.
+   */
+  throttleSettle(
+    count: readonly ThrottleRule[],
+    startedAt: number,
+    failed: boolean,
+    now: number,
+  ): Awaitable<string[]>
   clearThrottle(key: string): Awaitable<void>
 }
 
@@ -178,16 +198,33 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
     Math.max(0, ...keys.map((key) => (throttle(key)?.lockedUntil ?? 0) - now))
   /** One failure of `rule` at `now`; true when it locked the key. */
   const fail = (rule: ThrottleRule, now: number): boolean => {
-    const r = throttle(rule.key)
-    const fresh = !r || now - r.windowStart >= rule.windowMs
-    const failures = fresh ? 1 : r.failures + 1
-    if (failures >= rule.max) {
-      putThrottle.run(rule.key, 0, now, now + rule.lockMs)
-      return true
-    }
-    putThrottle.run(rule.key, failures, fresh ? now : r.windowStart, r?.lockedUntil ?? 0)
-    return false
+    const { next, locked } = failOnce(throttle(rule.key), rule, now)
+    putThrottle.run(rule.key, next.failures, next.windowStart, next.lockedUntil)
+    return locked
   }
+  const throttleReserve = db.transaction(
+    (check: readonly string[], count: readonly ThrottleRule[], now: number): number => {
+      const left = lockedFor(check, now)
+      if (left > 0) return left
+      const taken = count.map((rule) => reserveOnce(throttle(rule.key), rule, now))
+      if (taken.some((next) => next === null)) return RESERVATION_BUSY_MS
+      count.forEach((rule, i) => {
+        const next = taken[i]
+        if (next) putThrottle.run(rule.key, next.failures, next.windowStart, next.lockedUntil)
+      })
+      return 0
+    },
+  )
+  const throttleSettle = db.transaction(
+    (count: readonly ThrottleRule[], startedAt: number, failed: boolean, now: number): string[] =>
+      count.flatMap((rule) => {
+        const settled = settleOnce(throttle(rule.key), rule, startedAt, failed, now)
+        if (!settled) return []
+        const { next, locked } = settled
+        putThrottle.run(rule.key, next.failures, next.windowStart, next.lockedUntil)
+        return locked ? [rule.key] : []
+      }),
+  )
   const throttleAttempt = db.transaction(
     (check: readonly string[], count: readonly ThrottleRule[], now: number): ThrottleOutcome => {
       const left = lockedFor(check, now)
@@ -322,6 +359,14 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
       count: readonly ThrottleRule[],
       now: number,
     ): ThrottleOutcome => throttleAttempt(check, count, now),
+    throttleReserve: (check: readonly string[], count: readonly ThrottleRule[], now: number): number =>
+      throttleReserve(check, count, now),
+    throttleSettle: (
+      count: readonly ThrottleRule[],
+      startedAt: number,
+      failed: boolean,
+      now: number,
+    ): string[] => throttleSettle(count, startedAt, failed, now),
     clearThrottle(key: string): void {
       db.prepare('DELETE FROM identity_throttle WHERE key = ?').run(key)
     },

@@ -187,6 +187,14 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
       ])
       return rows.map(pgAuditEntryOf)
     },
+    async signedInFrom(memberId: string, ip: string, since: number): Promise<boolean> {
+      const row = await db.one<{ one: number }>(
+        `SELECT 1 AS one FROM identity_audit WHERE member_id = $1 AND at >= $2 AND event = 'login.success'
+           AND ip = $3 LIMIT 1`,
+        [memberId, since, ip],
+      )
+      return row !== null
+    },
   }
   /**
    * The active administrators' rows are taken first (in id order), so changes that may remove one

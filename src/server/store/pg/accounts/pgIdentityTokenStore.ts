@@ -12,6 +12,7 @@ import type { PgDatabase } from '../pgDatabase'
 import { nulSafe, storableText } from './nulSafe'
 import { pgJson } from './pgJson'
 import { retryConflicts } from './retryConflicts'
+import { failOnce, RESERVATION_BUSY_MS, reserveOnce, settleOnce } from '../../throttleCounting'
 
 interface OtpRow {
   id: number
@@ -50,22 +51,6 @@ const throttleOf = (row: Omit<ThrottleRow, 'key' | 'inserted'>): ThrottleRecord 
   lockedUntil: row.locked_until,
 })
 
-/** The counter after one failure of `rule` at `now` (null: none yet), and whether it locked. */
-function failOnce(
-  r: ThrottleRecord | null,
-  rule: ThrottleRule,
-  now: number,
-): { next: ThrottleRecord; locked: boolean } {
-  const fresh = !r || now - r.windowStart >= rule.windowMs
-  const failures = fresh ? 1 : r.failures + 1
-  if (failures >= rule.max)
-    return { next: { failures: 0, windowStart: now, lockedUntil: now + rule.lockMs }, locked: true }
-  return {
-    next: { failures, windowStart: fresh ? now : r.windowStart, lockedUntil: r?.lockedUntil ?? 0 },
-    locked: false,
-  }
-}
-
 /**
  * Short-lived secrets (intermediate sessions, SMS codes, reset tokens) and throttle counters in the
  * shared PostgreSQL database. Every read-modify-write is one statement or one transaction holding
@@ -82,6 +67,53 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
     )
     return Math.max(0, (row?.until ?? 0) - now)
   }
+
+  /**
+   * One transaction that first holds the row of every key (stored form) it reads or counts — a key
+   * without a counter gets a placeholder row, removed again unless written — always in key order:
+   * steps on the same keys through any server run one after the other. `step` reads the held
+   * counters (null: none) and names the ones to write. A deadlock or serialisation failure is retried.
+   */
+  const withThrottleRows = <T>(
+    keys: readonly string[],
+    step: (held: ReadonlyMap<string, ThrottleRecord | null>) => {
+      result: T
+      write: Map<string, ThrottleRecord>
+    },
+  ): Promise<T> =>
+    retryConflicts(() =>
+      db.tx(async () => {
+        const rows = await db.query<ThrottleRow>(
+          `INSERT INTO identity_throttle AS t (key, failures, window_start, locked_until)
+           SELECT k, 0, 0, 0 FROM unnest($1::text[]) AS k ORDER BY k
+           ON CONFLICT (key) DO UPDATE SET failures = t.failures
+           RETURNING t.key, t.failures, t.window_start, t.locked_until, (t.xmax = 0) AS inserted`,
+          [[...new Set(keys)].sort()],
+        )
+        const held = new Map(rows.map((r) => [r.key, r.inserted ? null : throttleOf(r)]))
+        const { result, write } = step(held)
+        const placeholders = rows.filter((r) => r.inserted && !write.has(r.key)).map((r) => r.key)
+        if (write.size > 0) {
+          const changed = [...write]
+          await db.run(
+            `UPDATE identity_throttle AS t SET failures = u.failures, window_start = u.window_start,
+               locked_until = u.locked_until
+             FROM unnest($1::text[], $2::integer[], $3::bigint[], $4::bigint[])
+               AS u (key, failures, window_start, locked_until)
+             WHERE t.key = u.key`,
+            [
+              changed.map(([k]) => k),
+              changed.map(([, r]) => r.failures),
+              changed.map(([, r]) => r.windowStart),
+              changed.map(([, r]) => r.lockedUntil),
+            ],
+          )
+        }
+        if (placeholders.length > 0)
+          await db.run('DELETE FROM identity_throttle WHERE key = ANY($1::text[])', [placeholders])
+        return result
+      }),
+    )
 
   return {
     async insertIntermediate(
@@ -235,12 +267,7 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       return row ? throttleOf(row) : null
     },
     lockedFor,
-    /**
-     * One transaction that first holds the row of every key it reads or counts (a key without a
-     * counter gets a placeholder row, removed again unless counted), always in key order: attempts
-     * through any server on the same keys run one after the other, and a lock set by one is seen
-     * by the next before it counts. A deadlock or serialisation failure is retried.
-     */
+    /** One withThrottleRows transaction: the locks are read and the failures counted together. */
     throttleAttempt(
       checkKeys: readonly string[],
       countRules: readonly ThrottleRule[],
@@ -251,51 +278,58 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       const count = countRules.map((r) => ({ ...r, key: storableText(r.key) }))
       // Nothing to count: a read of the locks is the whole attempt.
       if (count.length === 0) return lockedFor(check, now).then((left) => ({ lockedFor: left, locked: [] }))
-      const keys = [...new Set([...check, ...count.map((r) => r.key)])].sort()
-      return retryConflicts(() =>
-        db.tx(async () => {
-          const rows = await db.query<ThrottleRow>(
-            `INSERT INTO identity_throttle AS t (key, failures, window_start, locked_until)
-             SELECT k, 0, 0, 0 FROM unnest($1::text[]) AS k ORDER BY k
-             ON CONFLICT (key) DO UPDATE SET failures = t.failures
-             RETURNING t.key, t.failures, t.window_start, t.locked_until, (t.xmax = 0) AS inserted`,
-            [keys],
-          )
-          const held = new Map(rows.map((r) => [r.key, r.inserted ? null : throttleOf(r)]))
-          const placeholders = new Set(rows.filter((r) => r.inserted).map((r) => r.key))
-          const left = Math.max(0, ...check.map((k) => (held.get(k)?.lockedUntil ?? 0) - now))
-          const locked: string[] = []
-          const counted = new Map<string, ThrottleRecord>()
-          if (left === 0) {
-            count.forEach((rule, i) => {
-              const { next, locked: didLock } = failOnce(held.get(rule.key) ?? null, rule, now)
-              held.set(rule.key, next)
-              counted.set(rule.key, next)
-              placeholders.delete(rule.key)
-              // Named as the caller named it.
-              if (didLock) locked.push(countRules[i]?.key ?? rule.key)
-            })
-          }
-          if (counted.size > 0) {
-            const rows = [...counted]
-            await db.run(
-              `UPDATE identity_throttle AS t SET failures = u.failures, window_start = u.window_start,
-                 locked_until = u.locked_until
-               FROM unnest($1::text[], $2::integer[], $3::bigint[], $4::bigint[])
-                 AS u (key, failures, window_start, locked_until)
-               WHERE t.key = u.key`,
-              [
-                rows.map(([k]) => k),
-                rows.map(([, r]) => r.failures),
-                rows.map(([, r]) => r.windowStart),
-                rows.map(([, r]) => r.lockedUntil),
-              ],
+      return withThrottleRows([...check, ...count.map((r) => r.key)], (held) => {
+        const write = new Map<string, ThrottleRecord>()
+        const left = Math.max(0, ...check.map((k) => (held.get(k)?.lockedUntil ?? 0) - now))
+        const locked: string[] = []
+        if (left === 0) {
+          count.forEach((rule, i) => {
+            const { next, locked: didLock } = failOnce(
+              write.get(rule.key) ?? held.get(rule.key) ?? null,
+              rule,
+              now,
             )
-          }
-          if (placeholders.size > 0)
-            await db.run('DELETE FROM identity_throttle WHERE key = ANY($1::text[])', [[...placeholders]])
-          return { lockedFor: left, locked }
-        }),
+            write.set(rule.key, next)
+            // Named as the caller named it.
+            if (didLock) locked.push(countRules[i]?.key ?? rule.key)
+          })
+        }
+        return { result: { lockedFor: left, locked }, write }
+      })
+    },
+    throttleReserve(checkKeys: readonly string[], countRules: readonly ThrottleRule[], now: number) {
+      const check = checkKeys.map(storableText)
+      const count = countRules.map((r) => ({ ...r, key: storableText(r.key) }))
+      if (count.length === 0) return lockedFor(check, now)
+      return withThrottleRows([...check, ...count.map((r) => r.key)], (held) => {
+        const write = new Map<string, ThrottleRecord>()
+        const left = Math.max(0, ...check.map((k) => (held.get(k)?.lockedUntil ?? 0) - now))
+        if (left > 0) return { result: left, write }
+        for (const rule of count) {
+          const next = reserveOnce(write.get(rule.key) ?? held.get(rule.key) ?? null, rule, now)
+          if (!next) return { result: RESERVATION_BUSY_MS, write: new Map() }
+          write.set(rule.key, next)
+        }
+        return { result: 0, write }
+      })
+    },
+    throttleSettle(countRules: readonly ThrottleRule[], startedAt: number, failed: boolean, now: number) {
+      const count = countRules.map((r) => ({ ...r, key: storableText(r.key) }))
+      if (count.length === 0) return Promise.resolve([])
+      return withThrottleRows(
+        count.map((r) => r.key),
+        (held) => {
+          const write = new Map<string, ThrottleRecord>()
+          const locked: string[] = []
+          count.forEach((rule, i) => {
+            const r = write.get(rule.key) ?? held.get(rule.key) ?? null
+            const settled = settleOnce(r, rule, startedAt, failed, now)
+            if (!settled) return
+            write.set(rule.key, settled.next)
+            if (settled.locked) locked.push(countRules[i]?.key ?? rule.key)
+          })
+          return { result: locked, write }
+        },
       )
     },
     async clearThrottle(key: string): Promise<void> {
