@@ -41,4 +41,25 @@ describe('alertSubscriptionApi', () => {
     const entries = [{ id: 1, event: 'sent' }]
     await expect(fetchDeliveryLog(vi.fn(json(200, { entries })))).resolves.toEqual(entries)
   })
+
+  it("says in our own words that the server did not answer or failed (not the identity provider's sentence)", async () => {
+    const offline = vi.fn(async () => {
+      throw new TypeError('Failed to fetch')
+    })
+    await expect(fetchSubscription(offline)).rejects.toMatchObject({
+      message: 'The Emberline server did not answer. Check your network connection and try again.',
+      kind: 'network',
+    })
+    const subscription = { rules: [], severities: [], channel: 'sms' as const, quietHours: null }
+    await expect(
+      saveSubscription(
+        subscription,
+        vi.fn(json(503, { error: 'unavailable', message: 'delivery is starting' })),
+      ),
+    ).rejects.toMatchObject({
+      message: 'The Emberline server failed (HTTP 503: delivery is starting). Try again in a moment.',
+      status: 503,
+      kind: 'server',
+    })
+  })
 })

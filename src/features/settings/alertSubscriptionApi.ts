@@ -1,5 +1,5 @@
 import { authFetch } from '../session'
-import { SettingsError } from './settingsApi'
+import { requestJson, SettingsError } from './apiRequest'
 
 export type ChannelChoice = 'sms' | 'email' | 'both'
 
@@ -48,26 +48,8 @@ export interface DeliveryLogEntry {
 
 type Fetcher = typeof authFetch
 
-async function call(fetcher: Fetcher, url: string, init?: RequestInit): Promise<unknown> {
-  let response: Response
-  try {
-    response = await fetcher(url, init)
-  } catch {
-    throw new SettingsError('Unable to contact our servers.', 0)
-  }
-  const body: unknown = await response.json().catch(() => null)
-  if (!response.ok) {
-    const data = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
-    const message =
-      typeof data.message === 'string' ? data.message : `The request failed (HTTP ${response.status}).`
-    throw new SettingsError(
-      message,
-      response.status,
-      typeof data.parameter === 'string' ? data.parameter : null,
-    )
-  }
-  return body
-}
+const call = (fetcher: Fetcher, url: string, init?: RequestInit): Promise<unknown> =>
+  requestJson(url, init, fetcher)
 
 /** The subscription and its choices, or null when the server has no alert delivery configured (404). */
 export async function fetchSubscription(fetcher: Fetcher = authFetch): Promise<SubscriptionState | null> {

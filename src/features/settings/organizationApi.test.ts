@@ -1,4 +1,6 @@
+import { StytchAPIUnreachableError } from '@stytch/vanilla-js/b2b/headless'
 import { describe, expect, it, vi } from 'vitest'
+import { appConfig } from '../../shared/config'
 import type { StytchB2B } from '../session'
 import { OrganizationError, organizationClient } from './organizationApi'
 
@@ -73,6 +75,41 @@ describe('organizationClient', () => {
     const failure = organizationClient(sdk, json(200, {})).setRoles('m1', ['nope'])
     await expect(failure).rejects.toBeInstanceOf(OrganizationError)
     await expect(failure).rejects.toMatchObject({ message: 'unknown role(s) nope', parameter: 'roles' })
+  })
+
+  it("words our API's failures as ours: no answer, a server failure (5xx), a refusal with its parameter", async () => {
+    const { sdk } = fakeSdk()
+    const invitation = { email: 'ann@utility.example', name: '', phone: '', roles: [] }
+    const offline = vi.fn(async () => {
+      throw new TypeError('Failed to fetch')
+    })
+    const noAnswer = organizationClient(sdk, offline).invite(invitation)
+    await expect(noAnswer).rejects.toBeInstanceOf(OrganizationError)
+    await expect(noAnswer).rejects.toMatchObject({
+      message: 'The Emberline server did not answer. Check your network connection and try again.',
+    })
+    await expect(
+      organizationClient(
+        sdk,
+        json(500, { error: 'internal', message: 'internal server error' }),
+      ).resetPassword('m1'),
+    ).rejects.toMatchObject({
+      message: 'The Emberline server failed (HTTP 500: internal server error). Try again in a moment.',
+    })
+    await expect(
+      organizationClient(
+        sdk,
+        json(400, { error: 'bad_request', parameter: 'email', message: 'email is not valid' }),
+      ).invite(invitation),
+    ).rejects.toMatchObject({ message: 'email is not valid', parameter: 'email' })
+  })
+
+  it("keeps the identity provider's sentence for its own calls (member search through the SDK) when it is down", async () => {
+    const { sdk, members } = fakeSdk()
+    members.search.mockRejectedValueOnce(new StytchAPIUnreachableError('Unable to contact our servers.'))
+    await expect(
+      organizationClient(sdk, json(200, {})).search({ text: '', status: 'all', page: 1, pageSize: 25 }),
+    ).rejects.toMatchObject({ message: appConfig.messages.unreachable })
   })
 
   it('invites, resets and reads the audit log through /api/admin', async () => {

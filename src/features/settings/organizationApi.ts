@@ -1,4 +1,6 @@
-import { authFetch, getStytchClient, type StytchB2B } from '../session'
+import { appConfig } from '../../shared/config'
+import { authFetch, getStytchClient, isUnreachable, type StytchB2B } from '../session'
+import { requestJson, SettingsError } from './apiRequest'
 
 /** A member of the organization as the administration screen shows it. */
 export interface OrgMember {
@@ -73,13 +75,16 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 
-/** The SDK's error (StytchAPIError: error_message, error_details.parameter) in our words. */
+/**
+ * The SDK's error (StytchAPIError: error_message, error_details.parameter) in our words. These calls
+ * go to the identity provider, so a provider that cannot be reached says the spec's sentence for it
+ * ('Unable to contact our servers.', spec §8).
+ */
 function sdkError(error: unknown): OrganizationError {
+  if (isUnreachable(error)) return new OrganizationError(appConfig.messages.unreachable)
   if (isObject(error)) {
     const details = isObject(error.error_details) ? error.error_details : {}
     const message = str(error.error_message) || str(error.message) || 'The request failed.'
-    if (error.name === 'SDKAPIUnreachableError')
-      return new OrganizationError('Unable to contact our servers.')
     return new OrganizationError(message, str(details.parameter) || null)
   }
   return new OrganizationError(String(error))
@@ -114,22 +119,15 @@ type Fetcher = typeof authFetch
  * revokeForMember), and /api/admin for invitations, password resets and the audit log.
  */
 export function organizationClient(sdk: StytchB2B = getStytchClient(), fetcher: Fetcher = authFetch) {
+  /** Our own /api/admin: its failures in our words (apiRequest), as an OrganizationError. */
   async function api(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
-    let response: Response
     try {
-      response = await fetcher(url, init)
-    } catch {
-      throw new OrganizationError('Unable to contact our servers.')
+      const body = await requestJson(url, init, fetcher)
+      return isObject(body) ? body : {}
+    } catch (error) {
+      if (error instanceof SettingsError) throw new OrganizationError(error.message, error.parameter)
+      throw error
     }
-    const body: unknown = await response.json().catch(() => null)
-    const data = isObject(body) ? body : {}
-    if (!response.ok) {
-      throw new OrganizationError(
-        str(data.message) || `The request failed (HTTP ${response.status}).`,
-        str(data.parameter) || null,
-      )
-    }
-    return data
   }
   async function viaSdk<T>(work: () => Promise<T>): Promise<T> {
     try {

@@ -53,16 +53,44 @@ describe('settingsApi', () => {
       message: 'The current password is not correct.',
       status: 400,
       parameter: 'old',
+      kind: 'refused',
     })
   })
 
-  it('reports a network failure plainly', async () => {
+  it("says the server did not answer on a network failure — in its own words, not the identity provider's", async () => {
     const fetcher = vi.fn(async () => {
-      throw new TypeError('fetch failed')
+      throw new TypeError('Failed to fetch')
     })
-    await expect(fetchProfile(fetcher)).rejects.toMatchObject({
-      message: 'Unable to contact our servers.',
+    const failure = await fetchProfile(fetcher).catch((e: unknown) => e)
+    expect(failure).toMatchObject({
+      message: 'The Emberline server did not answer. Check your network connection and try again.',
       status: 0,
+      kind: 'network',
+    })
+    expect((failure as Error).message).not.toContain('Unable to contact our servers.')
+  })
+
+  it('says the server failed on a 5xx, with its status, and that a retry may help', async () => {
+    const fetcher = vi.fn(json(500, { error: 'internal', message: 'internal server error' }))
+    await expect(savePreferences({ distanceUnits: 'km' }, fetcher)).rejects.toMatchObject({
+      message: 'The Emberline server failed (HTTP 500: internal server error). Try again in a moment.',
+      status: 500,
+      kind: 'server',
+      parameter: null,
+    })
+    const bare = vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502 }))
+    await expect(fetchProfile(bare)).rejects.toMatchObject({
+      message: 'The Emberline server failed (HTTP 502). Try again in a moment.',
+      kind: 'server',
+    })
+  })
+
+  it('names the status of a refusal that carries no message', async () => {
+    const fetcher = vi.fn(async () => new Response('', { status: 404 }))
+    await expect(revokeAllSessions(fetcher)).rejects.toMatchObject({
+      message: 'The server refused the request (HTTP 404).',
+      status: 404,
+      kind: 'refused',
     })
   })
 

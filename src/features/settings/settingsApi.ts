@@ -1,5 +1,6 @@
 import type { MemberPreferences } from '../../shared/preferences'
 import { authFetch } from '../session'
+import { requestJson } from './apiRequest'
 
 /** The signed-in member as GET /api/me reports it. */
 export interface Profile {
@@ -14,16 +15,7 @@ export interface Profile {
   readonly expiresAt: string | null
 }
 
-/** A failed call: the server's message and, for 400s, the parameter it names. */
-export class SettingsError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly parameter: string | null = null,
-  ) {
-    super(message)
-  }
-}
+export { SettingsError } from './apiRequest'
 
 type Fetcher = typeof authFetch
 
@@ -34,19 +26,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
 
 async function call(fetcher: Fetcher, url: string, init?: RequestInit): Promise<Record<string, unknown>> {
-  let response: Response
-  try {
-    response = await fetcher(url, init)
-  } catch {
-    throw new SettingsError('Unable to contact our servers.', 0)
-  }
-  const body: unknown = await response.json().catch(() => null)
-  const data = isObject(body) ? body : {}
-  if (!response.ok) {
-    const message = text(data.message) ?? `The request failed (HTTP ${response.status}).`
-    throw new SettingsError(message, response.status, text(data.parameter))
-  }
-  return data
+  const body = await requestJson(url, init, fetcher)
+  return isObject(body) ? body : {}
 }
 
 function permissionsOf(value: unknown): Record<string, string[]> {
