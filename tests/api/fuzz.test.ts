@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
 import { filterableFields } from '../../src/server/store/catalog'
+import { operationsConfig } from '../../src/shared/config'
 import {
   badSpelling,
   badSpellingTable,
@@ -11,6 +12,7 @@ import {
   numericParams,
   sendSpelled,
   spelledRequest,
+  type NumberSchema,
   type NumericParam,
 } from './numberSpellings'
 import { AUTH, seededApp, TEST_TOKEN, testVerifier, type TestApp } from './testApp'
@@ -522,6 +524,49 @@ describe('numbers in every spelling, for every numeric parameter of every route'
     expect(wrong.slice(0, 20)).toEqual([])
     expect(failures).toEqual([])
   }, 300_000)
+
+  it('numbers the handlers read themselves: planning hour and threshold.<key>, mitigation weight.<factor>', async () => {
+    const settings = operationsConfig.planning
+    const circuit = settings && (await t.store.allFeatures(settings.dataset))[0]
+    const key = settings && circuit ? String(circuit.properties[settings.key]) : undefined
+    expect(key).toBeDefined()
+    const factor = operationsConfig.mitigation?.consequence[0]?.id
+    expect(factor).toBeDefined()
+    const hand: [string, NumberSchema][] = [
+      [
+        '/api/planning?hour=',
+        { type: 'integer', minimum: 0, maximum: (operationsConfig.planning?.hours ?? 1) - 1 },
+      ],
+      [
+        `/api/planning?threshold.${encodeURIComponent(key ?? '')}=`,
+        { type: 'number', minimum: 0, maximum: 500 },
+      ],
+      [`/api/mitigation?weight.${factor}=`, { type: 'number', minimum: 0, maximum: 1_000_000 }],
+    ]
+    const named = (url: string) => decodeURIComponent(url.slice(url.indexOf('?') + 1, -1))
+    const refusedHere = async (url: string, values: string[]) => {
+      const full = values.map(
+        (v, i) => `${i ? `&${url.slice(url.indexOf('?') + 1)}` : url}${encodeURIComponent(v)}`,
+      )
+      const res = await app.inject({ url: full.join(''), headers: ADMIN })
+      requests++
+      if (res.statusCode >= 500) failures.push(`${full.join('')} → ${res.statusCode}`)
+      if (res.statusCode !== 400 || res.json<{ parameter?: string }>().parameter !== named(url))
+        wrong.push(`${full.join('')} → ${res.statusCode} ${res.body.slice(0, 160)}`)
+    }
+    for (const [url, schema] of hand) {
+      for (const v of badSpellingTable(schema)) await refusedHere(url, [v])
+      await refusedHere(url, ['1', '2'])
+      await fc.assert(
+        fc.asyncProperty(badSpelling(schema), async (v) => refusedHere(url, [v])),
+        { seed: SEED, numRuns: 100 },
+      )
+      // Plain values are taken.
+      const ok = await app.inject({ url: `${url}1`, headers: ADMIN })
+      expect(ok.statusCode, `${url}1 ${ok.body.slice(0, 200)}`).toBe(200)
+    }
+    expect(wrong.slice(0, 20)).toEqual([])
+  })
 
   it('random spellings: bad ones answer 400 naming the parameter, plain ones never 5xx', async () => {
     const cases = fc.constantFrom(...params).chain((p) =>

@@ -28,7 +28,11 @@ describe('parseWeights', () => {
     [{ 'weight.a': '1e400' }, 'weight.a', /must be a number/],
     [{ 'weight.a': ['1', '2'] }, 'weight.a', /once/],
     [{ 'weight.a': '0', 'weight.b': '0' }, 'weight', /at least one weight/],
-    [{ 'weight.a': '1e308', 'weight.b': '1e308' }, 'weight', /too large/],
+    [{ 'weight.a': '1e308', 'weight.b': '1e308' }, 'weight.a', /at most 1000000/],
+    [{ 'weight.a': ' 5' }, 'weight.a', /must be a number/],
+    [{ 'weight.a': '5 ' }, 'weight.a', /must be a number/],
+    [{ 'weight.a': '+5' }, 'weight.a', /must be a number/],
+    [{ 'weight.a': '-Infinity' }, 'weight.a', /must be a number/],
   ])('refuses %j (parameter %s)', (query, parameter, message) => {
     const r = parseWeights(query, FACTORS)
     expect(r.ok).toBe(false)

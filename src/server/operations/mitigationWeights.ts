@@ -1,4 +1,5 @@
 import type { MitigationFactor } from '../../shared/config'
+import { parseDecimal } from '../http/strictNumbers'
 
 /** The query parameter prefix of a weight override: `weight.<factorId>=<number>`. */
 export const WEIGHT_PREFIX = 'weight.'
@@ -6,7 +7,8 @@ export const WEIGHT_PREFIX = 'weight.'
 export type WeightsResult =
   { ok: true; weights: Record<string, number> } | { ok: false; parameter: string; message: string }
 
-const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
+/** The largest weight accepted (weights are relative: the ranking divides by their sum). */
+export const MAX_WEIGHT = 1_000_000
 
 function fail(parameter: string, message: string): WeightsResult {
   return { ok: false, parameter, message }
@@ -15,7 +17,8 @@ function fail(parameter: string, message: string): WeightsResult {
 /**
  * The weights of one request: each factor's default weight from config, overridden by
  * `weight.<factorId>` query parameters. Unknown parameters, unknown factor ids, repeated,
- * non-numeric or negative values, and weights that are all 0 are refused (naming the parameter).
+ * values not in plain decimal (spaces, `+`, hex, Infinity), negative or above MAX_WEIGHT, and weights
+ * that are all 0 are refused (naming the parameter).
  */
 export function parseWeights(
   query: Readonly<Record<string, unknown>>,
@@ -33,14 +36,14 @@ export function parseWeights(
       return fail(name, `unknown factor ${JSON.stringify(id)} (factors: ${known})`)
     }
     if (typeof raw !== 'string') return fail(name, `${name} must be given once`)
-    const text = raw.trim()
-    if (text.startsWith('-') && NUMBER.test(text.slice(1))) return fail(name, `${name} must be 0 or more`)
-    const value = Number(text)
-    if (!NUMBER.test(text) || !Number.isFinite(value)) return fail(name, `${name} must be a number`)
+    // Plain decimal only: no spaces, `+`, hex or Infinity.
+    const value = parseDecimal(raw, { integer: false })
+    if (value === null) return fail(name, `${name} must be a number`)
+    if (value < 0) return fail(name, `${name} must be 0 or more`)
+    if (value > MAX_WEIGHT) return fail(name, `${name} must be at most ${MAX_WEIGHT}`)
     weights[id] = value
   }
   const total = Object.values(weights).reduce((s, w) => s + w, 0)
   if (total === 0) return fail('weight', 'at least one weight must be above 0')
-  if (!Number.isFinite(total)) return fail('weight', 'the weights are too large')
   return { ok: true, weights }
 }

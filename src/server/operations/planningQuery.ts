@@ -1,3 +1,5 @@
+import { parseDecimal } from '../http/strictNumbers'
+
 /** The parsed query of GET /api/planning, or the parameter that is wrong. */
 export type PlanningQuery =
   | { ok: true; hour: number | undefined; overrides: Map<string, number>; below: boolean }
@@ -24,10 +26,11 @@ export function parsePlanningQuery(
   for (const [name, raw] of Object.entries(query)) {
     if (typeof raw !== 'string') return { ok: false, parameter: name, message: `${name} must be given once` }
     if (name === 'hour') {
-      if (!/^\d{1,4}$/.test(raw) || Number(raw) >= hours) {
+      const n = parseDecimal(raw, { integer: true, minimum: 0, maximum: hours - 1 })
+      if (n === null) {
         return { ok: false, parameter: 'hour', message: `hour must be an integer from 0 to ${hours - 1}` }
       }
-      hour = Number(raw)
+      hour = n
     } else if (name === 'below') {
       if (raw !== 'true' && raw !== 'false')
         return { ok: false, parameter: 'below', message: 'below must be true or false' }
@@ -36,8 +39,9 @@ export function parsePlanningQuery(
       const key = name.slice(THRESHOLD_PREFIX.length)
       if (!keys.has(key))
         return { ok: false, parameter: name, message: `no circuit '${key}' in the planning dataset` }
-      const value = raw.trim() === '' ? Number.NaN : Number(raw)
-      if (!Number.isFinite(value) || value < 0 || value > MAX_THRESHOLD) {
+      // Plain decimal only (no spaces, `+`, hex or Infinity: Number() would take them).
+      const value = parseDecimal(raw, { integer: false, minimum: 0, maximum: MAX_THRESHOLD })
+      if (value === null) {
         return {
           ok: false,
           parameter: name,
