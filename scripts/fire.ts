@@ -1,6 +1,7 @@
 // Fire-behaviour command line: `npm run fire -- point …` (docs/fire.md). Bad input prints one line
 // naming the option and exits 2; never a stack trace.
 import { POINT_USAGE, UsageError, runPoint } from './fire/pointCommand'
+import { renderValidationTable } from './fire/validationTable'
 
 function main(argv: readonly string[]): number {
   const [command, ...rest] = argv
@@ -8,8 +9,12 @@ function main(argv: readonly string[]): number {
     console.log(POINT_USAGE)
     return command === undefined ? 2 : 0
   }
+  if (command === 'validate') {
+    console.log(renderValidationTable())
+    return 0
+  }
   if (command !== 'point') {
-    console.error(`fire: unknown command '${command}' (commands: point)\n${POINT_USAGE}`)
+    console.error(`fire: unknown command '${command}' (commands: point, validate)\n${POINT_USAGE}`)
     return 2
   }
   if (rest.includes('--help')) {

@@ -14,7 +14,8 @@ export class UsageError extends Error {}
 export const POINT_USAGE = `usage: npm run fire -- point --fuel-model <number or code, e.g. 124 or gs4>
     --moisture <1h,10h,100h,herb,woody in %> --wind <mph> --wind-height midflame|20ft
     --wind-from <degrees the wind blows from> --slope <n> --slope-units percent|degrees
-    --aspect <degrees the slope faces> [--canopy-cover <%> --canopy-height <ft> --crown-ratio <0-1>] [--json]`
+    --aspect <degrees the slope faces> [--canopy-cover <%> --canopy-height <ft> --crown-ratio <0-1>] [--json]
+       npm run fire -- validate    (the validation table of docs/fire.md)`
 
 const OPTIONS = {
   'fuel-model': { type: 'string' },
