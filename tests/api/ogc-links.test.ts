@@ -90,11 +90,12 @@ describe('OGC links never carry a forged Host', () => {
   it('without EMBERLINE_PUBLIC_URL: a foreign Host or X-Forwarded-Host appears in no link', async () => {
     process.env.HOST = '127.0.0.1'
     process.env.PORT = '8088'
-    for (const headers of [
+    const forged: Record<string, string>[] = [
       { host: 'evil.example' },
       { host: 'evil.example:8080' },
       { host: '127.0.0.1:8088', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
-    ]) {
+    ]
+    for (const headers of forged) {
       const links = await linksOf(headers)
       for (const link of links) {
         expect(link).not.toContain('evil.example')
