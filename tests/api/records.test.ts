@@ -155,6 +155,31 @@ describe('records errors', () => {
     ['sort by a non-filterable column', 'sort=identifier', 'sort'],
     ['sort by an unknown column', 'sort=-nope', 'sort'],
     ['sort with no column', 'sort=-', 'sort'],
+    // Numbers in every spelling (issue #29): these were 500s (SQLite datatype mismatch) or taken.
+    ['offset=Infinity', 'limit=10&offset=Infinity', 'offset'],
+    ['offset=1e309', 'limit=10&offset=1e309', 'offset'],
+    ['offset=-Infinity', 'offset=-Infinity', 'offset'],
+    ['limit=Infinity', 'limit=Infinity', 'limit'],
+    ['limit=-Infinity', 'limit=-Infinity', 'limit'],
+    ['offset=0x10 (not 16)', 'offset=0x10', 'offset'],
+    ['offset with a space', 'offset=%2016', 'offset'],
+    ['offset with a plus', 'offset=%2B16', 'offset'],
+    ['limit given twice', 'limit=1&limit=2', 'limit'],
+    [
+      'hex filter value on a numeric column',
+      filtersQuery({ field: 'customers_impacted', value: '0x10', type: 'gt' }),
+      'filters',
+    ],
+    [
+      'Infinity filter value on a numeric column',
+      filtersQuery({ field: 'customers_impacted', value: 'Infinity', type: 'lt' }),
+      'filters',
+    ],
+    [
+      'filter value with spaces on a numeric column',
+      filtersQuery({ field: 'customers_impacted', value: ' 5', type: 'gt' }),
+      'filters',
+    ],
   ]
   for (const [name, query, parameter] of cases) {
     it(`400 naming '${parameter}' for ${name}`, async () => {

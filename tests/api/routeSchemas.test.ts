@@ -35,6 +35,41 @@ describe('the route table', () => {
     expect(checked).toBeGreaterThan(60)
   })
 
+  it('bounds every numeric parameter (minimum and maximum on each integer or number it accepts)', () => {
+    interface Node {
+      type?: string | string[]
+      properties?: Record<string, Node>
+      items?: Node
+      additionalProperties?: boolean | Node
+      minimum?: number
+      maximum?: number
+      exclusiveMinimum?: number
+      exclusiveMaximum?: number
+    }
+    const unbounded: string[] = []
+    let numbers = 0
+    const walk = (node: Node | undefined, where: string): void => {
+      if (!node || typeof node !== 'object') return
+      const types = node.type === undefined ? [] : [node.type].flat()
+      if (types.includes('integer') || types.includes('number')) {
+        numbers++
+        const low = node.minimum ?? node.exclusiveMinimum
+        const high = node.maximum ?? node.exclusiveMaximum
+        if (low === undefined || high === undefined) unbounded.push(where)
+      }
+      for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, `${where}.${name}`)
+      walk(node.items, `${where}[]`)
+      if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${where}.*`)
+    }
+    for (const route of app.routeTable) {
+      const schema = (route.schema ?? {}) as Record<string, Node | undefined>
+      for (const part of ['querystring', 'params', 'body'])
+        walk(schema[part], `${route.method} ${route.url} ${part}`)
+    }
+    expect(unbounded).toEqual([])
+    expect(numbers).toBeGreaterThan(20)
+  })
+
   it('describes the records response without dropping a field clients read', async () => {
     const records = app.routeTable.find((r) => r.url === '/api/data/:dataset/records')
     expect(records?.schema?.response).toBeDefined()

@@ -1,4 +1,5 @@
 import { decodeFilter } from '../../shared/filters'
+import { parseDecimal } from '../http/strictNumbers'
 import type { FieldDef } from '../store/catalog'
 import type { ColumnFilter } from '../store/Store'
 
@@ -21,8 +22,9 @@ export function parseFilters(raw: readonly string[], filterable: Map<string, Fie
       return { ok: false, message: `field '${field}' is not filterable (filterable: ${allowed})` }
     }
     if (def.type === 'number') {
-      const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value)
-      if (!Number.isFinite(n))
+      // A string value is read as plain decimal (not `0x10`, ` 5` or `Infinity`, which Number() takes).
+      const n = typeof value === 'number' ? value : parseDecimal(value, { integer: false })
+      if (n === null || !Number.isFinite(n))
         return { ok: false, message: `field '${field}' is numeric; ${JSON.stringify(value)} is not a number` }
       filters.push({ field, op: type ?? 'eq', value: n })
     } else {
