@@ -48,7 +48,7 @@ export async function checkAttemptAllowed(
 
 /** An attempt reserved by reserveAttempt; settle it once, with its outcome. */
 export interface Attempt {
-  /** The check failed: it stays counted (a full window locks, audited) and counts on the address. */
+  /** The check failed: it stays counted on every counter (a full window locks, audited). */
   failed(): Promise<void>
   /** The check passed: the attempt is not counted, and the subject's counter at the address starts again. */
   succeeded(): Promise<void>
@@ -69,26 +69,26 @@ export async function reserveAttempt(
   ip: string,
   event: string,
 ): Promise<Attempt> {
-  const { maxFailures, memberMaxFailures } = ctx.settings.throttle
+  const { maxFailures, memberMaxFailures, ipMaxFailures } = ctx.settings.throttle
   const keys = attemptKeys(subjectKey, ip)
   const here = { key: subjectAtIp(subjectKey, ip), max: maxFailures }
-  const everywhere = { key: subjectKey, max: memberMaxFailures }
+  // The address's own counter (all subjects) is reserved and settled the same way.
+  const counts = [here, { key: subjectKey, max: memberMaxFailures }, { key: ipKey(ip), max: ipMaxFailures }]
   const startedAt = ctx.now()
-  const wait = await ctx.throttle.reserve(keys, [here, everywhere], startedAt)
+  const wait = await ctx.throttle.reserve(keys, counts, startedAt)
   if (wait > 0) throw await refuseLocked(ctx, keys, wait, event)
   return {
     async failed() {
-      const locked = await ctx.throttle.settle([here, everywhere], startedAt, true, ctx.now())
+      const locked = await ctx.throttle.settle(counts, startedAt, true, ctx.now())
       if (locked.length > 0)
         await ctx.audit('throttle.locked', {
           subject: subjectKey,
           ip,
           detail: { everywhere: locked.includes(subjectKey) },
         })
-      await recordFailure(ctx, null, ip)
     },
     async succeeded() {
-      await ctx.throttle.settle([everywhere], startedAt, false, ctx.now())
+      await ctx.throttle.settle(counts.slice(1), startedAt, false, ctx.now())
       await ctx.throttle.clear(here.key)
     },
   }

@@ -193,7 +193,7 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
            AND ip = $3 LIMIT 1`,
         [memberId, since, ip],
       )
-      return row !== null
+      return row !== undefined
     },
   }
   /**
