@@ -509,6 +509,24 @@ describe('numbers in every spelling, for every numeric parameter of every route'
       expect(names).toContain(expected)
   })
 
+  it("the attacker's corpus (issue #29): each request is a 400 naming its parameter", async () => {
+    for (const [url, parameter] of [
+      ['/api/data/buildings/records?limit=10&offset=Infinity', 'offset'],
+      ['/api/data/buildings/records?limit=10&offset=1e309', 'offset'],
+      ['/api/data/buildings/records?offset=0x10', 'offset'],
+      ['/api/admin/audit?page=1e309', 'page'],
+      ['/api/admin/audit?limit=Infinity', 'limit'],
+      ['/api/admin/alert-deliveries?limit=1e309', 'limit'],
+      ['/api/tiles/buildings/mvt/1/0/-Infinity', 'y'],
+      ['/api/tiles/wind_gust_speed/next_psps/png/7/26/51?hour=-Infinity', 'hour'],
+      ['/api/basemap/Infinity/0/0', 'z'],
+    ]) {
+      const res = await app.inject({ url, headers: ADMIN })
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json(), url).toMatchObject({ error: 'bad_request', parameter })
+    }
+  })
+
   it('every route refuses each bad spelling of each numeric parameter with a 400 naming it', async () => {
     for (const p of params) {
       for (const v of badSpellingTable(p.schema)) {
