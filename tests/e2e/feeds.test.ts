@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, newPage, signIn, startServer, type TestServer } from './support'
+import { launchBrowser, newPage, screenshot, signIn, startServer, type TestServer } from './support'
 import { openTable, tableSelectors } from './tables.driver'
 
 // A server in real-data mode (DEMO=off: nothing seeded) that `npm run feed` fills from the real
@@ -60,17 +60,53 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true })
 })
 
+/** GET /api/feeds with the page's session. */
+function feedsOf(p: Page) {
+  return p.evaluate(async () => {
+    const token = decodeURIComponent(
+      document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('stytch_session='))
+        ?.split('=')[1] ?? '',
+    )
+    const r = await fetch('/api/feeds', { headers: { Authorization: `Bearer ${token}` } })
+    return ((await r.json()) as { feeds: { id: string; lastError: string | null }[] }).feeds
+  })
+}
+
+const badge = (layerId: string) =>
+  `.el-layer-row[data-layer="${layerId}"] [data-testid="${layerId}-freshness"]`
+const detail = (layerId: string) => `[data-testid="${layerId}-freshness-detail"]`
+
 describe('feed freshness in the sidebar', () => {
-  it('shows source and age on the feed-backed layer: amber past twice the schedule, red with the error on hover', async () => {
-    const viirs = '[data-testid="viirs_thermal_hotspot-freshness"][data-feed="firms-viirs"]'
-    const modis = '[data-testid="viirs_thermal_hotspot-freshness"][data-feed="firms-modis"]'
+  it('one badge per layer with its worst state: amber past twice the schedule, red when a feed failed, each feed in its popover', async () => {
+    const viirs = badge('viirs_thermal_hotspot')
     await page.waitForSelector(viirs)
-    expect(await page.textContent(viirs)).toBe('VIIRS · 2 h ago')
-    expect(await page.getAttribute(viirs, 'data-tone')).toBe('stale')
-    expect(await page.getAttribute(viirs, 'class')).toContain('bp6-intent-warning')
-    expect(await page.textContent(modis)).toBe('MODIS · never updated')
-    expect(await page.getAttribute(modis, 'class')).toContain('bp6-intent-danger')
-    expect(await page.getAttribute(modis, 'title')).toMatch(/^Last update failed: not CSV/)
+    expect(await page.locator(viirs).count()).toBe(1)
+    // VIIRS ran two hours ago (stale at a 30-minute schedule); MODIS failed: the layer is red.
+    expect(await page.textContent(viirs)).toBe('1 of 2 feeds failed')
+    expect(await page.getAttribute(viirs, 'data-tone')).toBe('failed')
+    expect(await page.getAttribute(viirs, 'class')).toContain('bp6-intent-danger')
+    await page.click(viirs)
+    const pop = detail('viirs_thermal_hotspot')
+    await page.waitForSelector(pop)
+    const rows = await page.$$eval(`${pop} [data-feed]`, (els) =>
+      els.map((e) => [e.getAttribute('data-feed'), e.getAttribute('data-tone'), e.textContent]),
+    )
+    expect(rows).toEqual([
+      [
+        'firms-modis',
+        'failed',
+        expect.stringMatching(/^Failed\s*MODIS · never updated.*Last update failed: not CSV/),
+      ],
+      [
+        'firms-viirs',
+        'stale',
+        expect.stringMatching(/^Stale\s*VIIRS · 2 h ago.*older than twice the 30-minute schedule/),
+      ],
+    ])
+    await page.keyboard.press('Escape')
+    await page.waitForSelector(pop, { state: 'detached' })
     // Layers no feed writes carry no badge.
     expect(await page.$('[data-testid="buildings-freshness"]')).toBeNull()
   })
@@ -120,4 +156,101 @@ describe('feed freshness in the sidebar', () => {
     )
     expect(await page.locator(tableSelectors.rows).count()).toBe(28)
   }, 120_000)
+})
+
+describe('feeds failing with FEEDS=on (no network, FIRMS_MAP_KEY unset), Active Fires at 1440 px', () => {
+  let live: TestServer
+  let livePage: Page
+  const layerId = 'viirs_thermal_hotspot'
+  const row = `.el-layer-row[data-layer="${layerId}"]`
+  const firms = ['firms-viirs', 'firms-viirs-noaa20', 'firms-viirs-noaa21', 'firms-modis']
+
+  beforeAll(async () => {
+    live = await startServer({ demo: false, env: { FEEDS: 'on', FIRMS_MAP_KEY: '' } })
+    livePage = await newPage(browser, { width: 1440, height: 900 })
+    await signIn(livePage, live, { path: mapPath })
+    // The poller starts the feeds 2 s apart; the four FIRMS feeds fail at once without a key.
+    const deadline = Date.now() + 90_000
+    for (;;) {
+      const feeds = await feedsOf(livePage)
+      if (firms.every((id) => feeds.find((f) => f.id === id)?.lastError)) break
+      if (Date.now() > deadline) throw new Error(`FIRMS feeds not failed: ${JSON.stringify(feeds)}`)
+      await new Promise((r) => setTimeout(r, 1000))
+    }
+    await livePage.reload()
+    await livePage.click('.el-category:has-text("Active Fires")')
+    await livePage.waitForSelector(badge(layerId))
+  }, 180_000)
+
+  afterAll(async () => {
+    await livePage?.close()
+    await live?.stop()
+  })
+
+  it('shows one red badge, and the table button stays inside the sidebar and visible', async () => {
+    expect(await livePage.locator(badge(layerId)).count()).toBe(1)
+    expect(await livePage.textContent(badge(layerId))).toBe('4 feeds failed')
+    expect(await livePage.getAttribute(badge(layerId), 'data-tone')).toBe('failed')
+    const placed = await livePage.evaluate((sel) => {
+      const sidebar = document.querySelector('.el-sidebar')?.getBoundingClientRect()
+      const button = document.querySelector(`${sel} button[aria-label="Open VIIRS Thermal Hotspot table"]`)
+      const box = button?.getBoundingClientRect()
+      const label = document.querySelector(`${sel} .el-layer-switch`)
+      if (!sidebar || !box || !button || !label) return null
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
+      const lineHeight = parseFloat(getComputedStyle(label).lineHeight)
+      // The badge's text is read whole, not ellipsised.
+      const text = document.querySelector(`${sel} .el-feed-badge .bp6-text-overflow-ellipsis`)
+      return {
+        inside: box.left >= sidebar.left && box.right <= sidebar.right,
+        hitIsButton: hit !== null && button.contains(hit),
+        badgeTextCut: text === null || text.scrollWidth > text.clientWidth,
+        nameLines: Math.round(label.getBoundingClientRect().height / lineHeight),
+        overflowX:
+          (document.querySelector('.el-sidebar')?.scrollWidth ?? 0) -
+          (document.querySelector('.el-sidebar')?.clientWidth ?? 0),
+      }
+    }, row)
+    expect(placed).toEqual({
+      inside: true,
+      hitIsButton: true,
+      badgeTextCut: false,
+      nameLines: expect.any(Number),
+      overflowX: 0,
+    })
+    expect(placed?.nameLines).toBeLessThanOrEqual(2)
+    await screenshot(livePage, 'feeds-failing-active-fires-1440')
+  })
+
+  it('a click opens the popover with every feed and why it failed', async () => {
+    await livePage.click(badge(layerId))
+    const pop = detail(layerId)
+    await livePage.waitForSelector(pop)
+    const rows = await livePage.$$eval(`${pop} [data-feed]`, (els) =>
+      els.map((e) => [e.getAttribute('data-feed'), e.textContent ?? '']),
+    )
+    expect(rows.map(([id]) => id)).toEqual(firms)
+    for (const [, text] of rows) expect(text).toMatch(/Last update failed: .*FIRMS_MAP_KEY is not set/)
+    expect(await livePage.isVisible(pop)).toBe(true)
+    await livePage.keyboard.press('Escape')
+    await livePage.waitForSelector(pop, { state: 'detached' })
+  })
+
+  it('the keyboard reaches the badge and opens the popover (focus, Enter), Escape closes it', async () => {
+    await livePage.focus(`${row} .el-layer-switch input`)
+    await livePage.keyboard.press('Tab')
+    expect(await livePage.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      `${layerId}-freshness`,
+    )
+    const pop = detail(layerId)
+    // Keyboard focus opens it, as a tap or a click does.
+    await livePage.waitForSelector(pop)
+    expect(await livePage.textContent(pop)).toContain('FIRMS_MAP_KEY is not set')
+    await livePage.keyboard.press('Escape')
+    await livePage.waitForSelector(pop, { state: 'detached' })
+    await livePage.keyboard.press('Enter')
+    await livePage.waitForSelector(pop)
+    await livePage.keyboard.press('Escape')
+    await livePage.waitForSelector(pop, { state: 'detached' })
+  })
 })

@@ -125,7 +125,7 @@ export function LayerRow({ layer, onOpenTable }: LayerRowProps) {
             dispatch({ type: 'setVisible', layerId: layer.id, visible: e.currentTarget.checked })
           }
         />
-        <FeedFreshnessBadge layerId={layer.id} />
+        <FeedFreshnessBadge layerId={layer.id} layerName={layer.name} />
         {table && onOpenTable ? (
           <Button
             variant="minimal"

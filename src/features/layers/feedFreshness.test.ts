@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { badgesFor, formatAge, type FeedFreshness } from './feedFreshness'
+import { badgesFor, formatAge, layerBadge, type FeedFreshness } from './feedFreshness'
 
 const NOW = Date.parse('2026-07-30T12:00:00Z')
 const viirs: FeedFreshness = {
@@ -41,5 +41,73 @@ describe('freshness badge', () => {
     expect(
       badgesFor('viirs_thermal_hotspot', [{ ...viirs, lastAttemptAt: null, lastSuccessAt: null }], NOW),
     ).toEqual([])
+  })
+})
+
+describe('one badge per layer, however many feeds write it', () => {
+  const layer = 'viirs_thermal_hotspot'
+  const firms = (id: string, title: string, over: Partial<FeedFreshness> = {}): FeedFreshness => ({
+    ...viirs,
+    id,
+    title,
+    everyMinutes: 60,
+    ...over,
+  })
+  const unset = {
+    lastAttemptAt: '2026-07-30T11:59:00.000Z',
+    lastSuccessAt: null,
+    newestDataAt: null,
+    lastError: "environment variable FIRMS_MAP_KEY is not set (needed by the feed's source)",
+  }
+  it('shows the worst state, counted, and every feed with its reason worst first', () => {
+    const all = [
+      firms('firms-viirs', 'VIIRS', unset),
+      firms('firms-viirs-noaa20', 'VIIRS NOAA-20', unset),
+      firms('firms-viirs-noaa21', 'VIIRS NOAA-21', unset),
+      firms('firms-modis', 'MODIS', unset),
+    ]
+    const badge = layerBadge(layer, all, NOW)
+    expect(badge).toMatchObject({ text: '4 feeds failed', tone: 'failed' })
+    expect(badge?.feeds.map((f) => [f.text, f.title])).toEqual([
+      ['VIIRS · never updated', `Last update failed: ${unset.lastError}`],
+      ['VIIRS NOAA-20 · never updated', `Last update failed: ${unset.lastError}`],
+      ['VIIRS NOAA-21 · never updated', `Last update failed: ${unset.lastError}`],
+      ['MODIS · never updated', `Last update failed: ${unset.lastError}`],
+    ])
+    // One failed among fresh and stale ones: red, the failed one listed first.
+    const mixed = layerBadge(
+      layer,
+      [
+        firms('firms-viirs', 'VIIRS', { everyMinutes: 30 }),
+        firms('firms-viirs-noaa20', 'VIIRS NOAA-20'),
+        firms('firms-modis', 'MODIS', unset),
+      ],
+      NOW,
+    )
+    expect(mixed).toMatchObject({ text: '1 of 3 feeds failed', tone: 'failed' })
+    expect(mixed?.feeds.map((f) => f.tone)).toEqual(['failed', 'stale', 'fresh'])
+    // Stale beats fresh; all fresh shows the oldest success's age.
+    expect(
+      layerBadge(
+        layer,
+        [firms('firms-viirs', 'VIIRS', { everyMinutes: 30 }), firms('firms-modis', 'MODIS')],
+        NOW,
+      ),
+    ).toMatchObject({ text: '1 of 2 feeds stale', tone: 'stale' })
+    expect(
+      layerBadge(
+        layer,
+        [
+          firms('firms-viirs', 'VIIRS', { lastSuccessAt: '2026-07-30T11:55:00.000Z' }),
+          firms('firms-modis', 'MODIS'),
+        ],
+        NOW,
+      ),
+    ).toMatchObject({ text: '2 feeds · 2 h ago', tone: 'fresh' })
+  })
+  it('one feed keeps its own text; a layer no feed has run has no badge', () => {
+    expect(layerBadge(layer, [viirs], NOW)).toMatchObject({ text: 'VIIRS · 2 h ago', tone: 'stale' })
+    expect(layerBadge('buildings', [viirs], NOW)).toBeNull()
+    expect(layerBadge(layer, [{ ...viirs, lastAttemptAt: null }], NOW)).toBeNull()
   })
 })

@@ -17,8 +17,17 @@ export interface Badge {
   /** 'VIIRS · 2 h ago' */
   readonly text: string
   readonly tone: BadgeTone
-  /** Hover text: the last error when the last run failed, else when the data was updated. */
+  /** The detail: the last error when the last run failed, else when the data was updated. */
   readonly title: string
+}
+
+/** The one badge of a sidebar layer: the worst state of its feeds, each feed's detail behind it. */
+export interface LayerBadge {
+  /** 'VIIRS · 2 h ago' for one feed; '3 of 4 feeds failed', '4 feeds · 2 h ago' for several. */
+  readonly text: string
+  readonly tone: BadgeTone
+  /** Every feed of the layer, worst first (failed, stale, fresh), each with its detail. */
+  readonly feeds: readonly Badge[]
 }
 
 /** '2 h ago', '5 min ago', 'just now', '3 d ago'. */
@@ -60,4 +69,35 @@ export function badgesFor(layerId: string, feeds: readonly FeedFreshness[], now:
             : `${updated}${newest}`
       return { feed: f.id, text: `${f.title} · ${age}`, tone, title }
     })
+}
+
+const WORST_FIRST: readonly BadgeTone[] = ['failed', 'stale', 'fresh']
+
+/**
+ * One badge for a layer however many feeds write it (FIRMS: four satellites): the worst state of
+ * them, counted in its text; null when no feed of the layer has run.
+ */
+export function layerBadge(layerId: string, feeds: readonly FeedFreshness[], now: number): LayerBadge | null {
+  const rank = (b: Badge) => WORST_FIRST.indexOf(b.tone)
+  const all = badgesFor(layerId, feeds, now).sort((a, b) => rank(a) - rank(b))
+  const [worst] = all
+  if (!worst) return null
+  if (all.length === 1) return { text: worst.text, tone: worst.tone, feeds: all }
+  const n = all.length
+  if (worst.tone === 'fresh') {
+    // The oldest success among them: the age the layer is at least as fresh as.
+    const oldest = Math.min(
+      ...feeds
+        .filter((f) => f.layers.includes(layerId) && f.lastSuccessAt)
+        .map((f) => Date.parse(f.lastSuccessAt ?? '')),
+    )
+    return { text: `${n} feeds · ${formatAge(now - oldest)}`, tone: 'fresh', feeds: all }
+  }
+  const k = all.filter((b) => b.tone === worst.tone).length
+  const state = worst.tone === 'failed' ? 'failed' : 'stale'
+  return {
+    text: k === n ? `${n} feeds ${state}` : `${k} of ${n} feeds ${state}`,
+    tone: worst.tone,
+    feeds: all,
+  }
 }
