@@ -31,7 +31,7 @@ import { createAlertDelivery, deliveryPlugin } from './delivery'
 import { briefingRoutes } from './briefing/briefingRoutes'
 import { ogcRoutes } from './ogc/ogcRoutes'
 import { tileJsonRoutes } from './ogc/tileJsonRoutes'
-import { exportRoutes } from './export/exportRoutes'
+import { exportRoutes, type ExportRoutesOptions } from './export/exportRoutes'
 import { clusterPlugin, type ClusterOptions } from './cluster/clusterPlugin'
 
 declare module 'fastify' {
@@ -65,6 +65,8 @@ export interface AppOptions {
   connectSrc?: string[]
   /** Scheduled-work leadership and the database probe of GET /api/ready (default: sole leader, SQLite). */
   cluster?: ClusterOptions
+  /** Export limits (default: config/app.yaml `exports`) and temp dir. */
+  exports?: ExportRoutesOptions
 }
 
 /**
@@ -141,7 +143,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(briefingRoutes, { demo: opts.demo })
   await app.register(ogcRoutes, { prefix: '/ogc' })
   await app.register(tileJsonRoutes)
-  await app.register(exportRoutes)
+  await app.register(exportRoutes, opts.exports ?? {})
   await app.register(feedRoutes)
 
   await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)

@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { appConfig, type ExportLimits } from '../../shared/config'
 import { badRequest, notFound } from '../http/httpErrors'
 import { parseFilters } from '../data/parseFilters'
 import { filterableFields, type DatasetDef } from '../store/catalog'
@@ -10,13 +11,15 @@ import type { AppStore, OgcFeatureStorage } from '../store/AppStore'
 import type { OgcFeatureRow } from '../store/ogcFeatures'
 import type { ColumnFilter } from '../store/Store'
 import { featureJson } from '../ogc/featureJson'
-import { ogcCollections } from '../ogc/ogcCollections'
+import { ogcCollections, type OgcCollection } from '../ogc/ogcCollections'
 import { queryItems } from '../ogc/queryItems'
+import { ExportSlots } from './exportSlots'
+import { geoJsonFromWorker } from './geoJsonJob'
 import { writeGeoPackageInWorker } from './geoPackageJob'
 import { writeGeoPackage } from './writeGeoPackage'
 
-/** Rows read per page while exporting. */
-const PAGE = 10_000
+/** Rows read per page while exporting from a store without a file. */
+const PAGE = 2_000
 
 /** Pages of the rows matching the records filters, in id order (the records API's own query). */
 async function* pages(
@@ -55,13 +58,28 @@ interface ExportQuery {
   filters?: string[]
 }
 
+export interface ExportRoutesOptions {
+  /** Limits (default: config/app.yaml `exports`). */
+  limits?: ExportLimits
+  /** Where GeoPackage files are written before they are sent (default: the system's temp dir). */
+  tempDir?: string
+}
+
+/** Seconds a refused export is told to wait (Retry-After): about one large export's time. */
+const RETRY_AFTER_SECONDS = 10
+
 /**
  * `GET /api/export/<dataset>?format=geojson|gpkg&filters=…`: every row matching the records API
  * filters (the attribute table's current filters) with geometry, as a GeoJSON FeatureCollection
  * or a GeoPackage file (written with better-sqlite3 following the GeoPackage 1.3 tables).
+ * A store with a file reads and writes in a worker thread (GeoJSON streamed at the client's pace),
+ * so the server keeps answering; exports are limited per member and in total (429 with
+ * Retry-After) and in size (413 before any work), from config/app.yaml `exports`.
  */
-export async function exportRoutes(app: FastifyInstance): Promise<void> {
+export async function exportRoutes(app: FastifyInstance, opts: ExportRoutesOptions): Promise<void> {
   const reader = app.store.ogc
+  const limits = opts.limits ?? appConfig.exports
+  const slots = new ExportSlots(limits)
   const collections = new Map(ogcCollections(app.store.catalog).map((c) => [c.id, c]))
   const querystring = {
     type: 'object',
@@ -89,56 +107,114 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       if (!c) return notFound(reply, `unknown dataset '${id.slice(0, 64)}' (or it has no table)`)
       const parsed = parseFilters(request.query.filters ?? [], filterableFields(app.store.catalog, id))
       if (!parsed.ok) return badRequest(reply, 'filters', parsed.message)
-      const d = c.dataset
-      if (request.query.format === 'geojson') {
-        const kind = d.geometry
-        async function* body(): AsyncGenerator<string> {
-          yield `{"type":"FeatureCollection","name":${JSON.stringify(d.id)},"features":[`
-          let first = true
-          for await (const rows of pages(app.store, reader, d, parsed.ok ? parsed.filters : [])) {
-            const text = JSON.stringify(rows.map((r) => featureJson(r, kind))).slice(1, -1)
-            yield first ? text : `,${text}`
-            first = false
-          }
-          yield ']}\n'
-        }
+      const slot = slots.take(request.session?.memberId ?? request.ip)
+      if (typeof slot === 'string') {
+        const who =
+          slot === 'member'
+            ? `you are running ${limits.perMember} exports already (exports.perMember)`
+            : `the server is running ${limits.total} exports already (exports.total)`
         return reply
-          .type('application/geo+json')
-          .header('Content-Disposition', `attachment; filename="${d.id}.geojson"`)
-          .send(Readable.from(body()))
+          .code(429)
+          .header('Retry-After', String(RETRY_AFTER_SECONDS))
+          .send({ error: 'too_many_requests', message: `${who}: try again when one has finished` })
       }
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-export-'))
-      const file = path.join(dir, `${d.id}.gpkg`)
+      // The slot is held until the response is over, finished or abandoned by the client.
+      const gone = new AbortController()
+      reply.raw.once('close', () => {
+        slot()
+        if (!reply.raw.writableFinished) gone.abort()
+      })
+      reply.raw.once('finish', slot)
       try {
-        const location = app.store.location
-        if (location) {
-          // A file store: a worker thread reads it read-only and writes the file (the server keeps answering).
-          const ids =
-            parsed.filters.length === 0 ? null : await matchingIds(app.store, reader, d, parsed.filters)
-          await writeGeoPackageInWorker({
+        return await sendExport(request.query.format, c, parsed.filters, reply, gone.signal)
+      } catch (error) {
+        slot()
+        throw error
+      }
+    },
+  )
+
+  async function sendExport(
+    format: ExportQuery['format'],
+    c: OgcCollection,
+    filters: ColumnFilter[],
+    reply: FastifyReply,
+    signal: AbortSignal,
+  ): Promise<FastifyReply> {
+    const d = c.dataset
+    const location = app.store.location
+    // Ids are listed first when filtering (to count them and hand them to the worker).
+    const ids = filters.length === 0 ? null : await matchingIds(app.store, reader, d, filters)
+    const count = ids ? ids.length : (await app.store.info(d.id)).count
+    if (count > limits.maxFeatures)
+      return reply.code(413).send({
+        error: 'payload_too_large',
+        message: `this export would hold ${count} features, more than exports.maxFeatures (${limits.maxFeatures}): narrow it with filters`,
+        limit: 'exports.maxFeatures',
+        maxFeatures: limits.maxFeatures,
+        features: count,
+      })
+    if (format === 'geojson') {
+      // A file store: a worker thread reads and writes the text (the server only passes it on).
+      // No file (PostgreSQL, in-memory): pages read asynchronously through the store.
+      const body = location
+        ? geoJsonFromWorker({ storeFile: location, ids, dataset: d })
+        : geoJsonPages(app.store, reader, d, filters)
+      return reply
+        .type('application/geo+json')
+        .header('Content-Disposition', `attachment; filename="${d.id}.geojson"`)
+        .send(Readable.from(body))
+    }
+    const dir = fs.mkdtempSync(path.join(opts.tempDir ?? os.tmpdir(), 'emberline-export-'))
+    const removeDir = () => fs.rmSync(dir, { recursive: true, force: true })
+    const file = path.join(dir, `${d.id}.gpkg`)
+    try {
+      if (location) {
+        // A file store: a worker thread reads it read-only and writes the file (the server keeps answering).
+        await writeGeoPackageInWorker(
+          {
             storeFile: location,
             out: file,
             ids,
             layer: { name: d.id, title: c.title, description: c.description, dataset: d },
-          })
-        } else {
-          // No file (PostgreSQL, in-memory): this process reads the pages through the store.
-          await writeGeoPackage(
-            file,
-            { name: d.id, title: c.title, description: c.description, kind: d.geometry, fields: d.fields },
-            pages(app.store, reader, d, parsed.filters),
-          )
-        }
-      } catch (error) {
-        fs.rmSync(dir, { recursive: true, force: true })
-        throw error
+          },
+          signal,
+        )
+      } else {
+        // No file (PostgreSQL, in-memory): this process reads the pages through the store.
+        await writeGeoPackage(
+          file,
+          { name: d.id, title: c.title, description: c.description, kind: d.geometry, fields: d.fields },
+          pages(app.store, reader, d, filters),
+        )
       }
-      const stream = fs.createReadStream(file)
-      stream.on('close', () => fs.rmSync(dir, { recursive: true, force: true }))
-      return reply
-        .type('application/geopackage+sqlite3')
-        .header('Content-Disposition', `attachment; filename="${d.id}.gpkg"`)
-        .send(stream)
-    },
-  )
+      if (signal.aborted) throw new Error('GeoPackage export: abandoned')
+    } catch (error) {
+      removeDir()
+      throw error
+    }
+    const stream = fs.createReadStream(file)
+    stream.once('close', removeDir)
+    return reply
+      .type('application/geopackage+sqlite3')
+      .header('Content-Disposition', `attachment; filename="${d.id}.gpkg"`)
+      .send(stream)
+  }
+}
+
+/** The FeatureCollection text from pages of the store (a store without a file). */
+async function* geoJsonPages(
+  store: AppStore,
+  reader: OgcFeatureStorage,
+  d: DatasetDef,
+  filters: ColumnFilter[],
+): AsyncGenerator<string> {
+  yield `{"type":"FeatureCollection","name":${JSON.stringify(d.id)},"features":[`
+  let first = true
+  for await (const rows of pages(store, reader, d, filters)) {
+    const text = JSON.stringify(rows.map((r) => featureJson(r, d.geometry))).slice(1, -1)
+    yield first ? text : `,${text}`
+    first = false
+  }
+  yield ']}\n'
 }

@@ -11,17 +11,31 @@ export interface GeoPackageJob {
 
 type WorkerAnswer = { ok: true; count: number } | { ok: false; message: string }
 
-/** Writes a GeoPackage in a worker thread (src/server/export/geoPackageWorker.ts); resolves to the feature count. */
-export function writeGeoPackageInWorker(job: GeoPackageJob): Promise<number> {
+/**
+ * Writes a GeoPackage in a worker thread (src/server/export/geoPackageWorker.ts); resolves to the
+ * feature count. An abort (the client gone) stops the worker and rejects.
+ */
+export function writeGeoPackageInWorker(job: GeoPackageJob, signal?: AbortSignal): Promise<number> {
   return new Promise((resolve, reject) => {
     const worker = startWorker('../export/geoPackageWorker', job)
     let answered = false
+    const abort = () => {
+      if (answered) return
+      answered = true
+      reject(new Error('GeoPackage export: abandoned'))
+      void worker.terminate()
+    }
+    if (signal?.aborted) abort()
+    signal?.addEventListener('abort', abort, { once: true })
+    worker.once('exit', () => signal?.removeEventListener('abort', abort))
     worker.once('message', (answer: WorkerAnswer) => {
+      if (answered) return
       answered = true
       if (answer.ok) resolve(answer.count)
       else reject(new Error(`GeoPackage export: ${answer.message}`))
     })
     worker.once('error', (error) => {
+      if (answered) return
       answered = true
       reject(error)
     })
