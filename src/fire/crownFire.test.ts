@@ -102,10 +102,48 @@ describe("FlamMap's Finney method classes", () => {
     expect(crown.firelineIntensityBtuPerFtPerS).toBeGreaterThan(surface.firelineIntensityBtuPerFtPerS)
   })
 
-  it('active crown fire once R + CFB (R_crown − R) reaches 3.0 / CBD', () => {
+  it("active once R + CFB (R_crown − R) reaches R_0 + 0.9 (3.0/CBD − R_0), FlamMap's threshold (firelab/wfips flammap/linux/flmcrwn.cpp, CrownBurn), even below 3.0/CBD", () => {
+    const surface = surfaceFire({
+      ...GS4_SCENARIO,
+      windSpeedMph: 14,
+      canopy: { coverPercent: 50, heightFt: 30, crownRatioFraction: 0.8 },
+    })
+    const canopy = {
+      canopyHeightFt: 30,
+      canopyBaseHeightFt: 6,
+      canopyBulkDensityKgPerM3: 0.3,
+      foliarMoisturePercent: 120,
+    }
+    const crown = crownFire(surface, canopy, GS4_LOW_MOISTURE, 14)
+    expect(crown.activeThresholdRosFtPerMin).toBeCloseTo(
+      crown.criticalSurfaceRosFtPerMin +
+        0.9 * (crown.criticalActiveCrownRosFtPerMin - crown.criticalSurfaceRosFtPerMin),
+      9,
+    )
+    expect(crown.fireType).toBe(3)
+    expect(crown.rosFtPerMin).toBeGreaterThanOrEqual(crown.activeThresholdRosFtPerMin)
+    expect(crown.rosFtPerMin).toBeLessThan(crown.criticalActiveCrownRosFtPerMin)
+  })
+
+  it('heat per unit area: the surface fire plus the burned fraction of the canopy load at 18,000 kJ/kg (FlamMap)', () => {
+    const crown = behaveCrownCase({})
+    const surface = surfaceFire({
+      ...GS4_SCENARIO,
+      canopy: { coverPercent: 50, heightFt: 30, crownRatioFraction: 0.8 },
+    })
+    const btuPerLb = (18000 * 0.45359237) / 1.05505585
+    expectClose(
+      crown.heatPerUnitAreaBtuPerFt2,
+      surface.heatPerUnitAreaBtuPerFt2 + crown.crownFractionBurned * crown.canopyFuelLoadLbPerFt2 * btuPerLb,
+      1e-9,
+    )
+    expectClose(crown.canopyFuelLoadLbPerFt2, 0.03 * 24, 1e-6)
+  })
+
+  it('active crown fire once R + CFB (R_crown − R) reaches the threshold', () => {
     const crown = behaveCrownCase({ windSpeedMph: 25 })
     expect(crown.fireType).toBe(3)
-    expect(crown.rosFtPerMin).toBeGreaterThanOrEqual(crown.criticalActiveCrownRosFtPerMin)
+    expect(crown.rosFtPerMin).toBeGreaterThanOrEqual(crown.activeThresholdRosFtPerMin)
     expect(crown.rosFtPerMin).toBeLessThanOrEqual(crown.crownRosFtPerMin)
   })
 

@@ -16,8 +16,10 @@ export interface CanopyFuel {
 /** 0 unburnable, 1 surface, 2 passive crown, 3 active crown (FlamMap's fire type codes). */
 export type FireType = 0 | 1 | 2 | 3
 
-/** Canopy fuel low heat content, BTU/lb (as BehavePlus and FlamMap). */
-const CANOPY_HEAT_CONTENT_BTU_PER_LB = 8000
+/** Canopy fuel heat content of BehavePlus's Rothermel crown figures, BTU/lb. */
+const BEHAVEPLUS_CANOPY_HEAT_BTU_PER_LB = 8000
+/** FlamMap's heat of combustion for crown fuel, 18,000 kJ/kg, in BTU/lb. */
+const FLAMMAP_CANOPY_HEAT_BTU_PER_LB = (18000 * 0.45359237) / 1.05505585
 
 /** Van Wagner (1977) critical surface fireline intensity for crown ignition, BTU/ft/s. */
 export function criticalSurfaceIntensityBtuPerFtPerS(
@@ -66,6 +68,8 @@ export interface CrownFire {
   /** Surface spread rate at which crowning starts: 60 I_0 / HPA. */
   readonly criticalSurfaceRosFtPerMin: number
   readonly criticalActiveCrownRosFtPerMin: number
+  /** The crown spread rate an active crown fire needs in FlamMap's Finney method: R_0 + 0.9 (R'_active − R_0). */
+  readonly activeThresholdRosFtPerMin: number
   /** Rothermel (1991) fully active crown spread rate (3.34 R_10). */
   readonly crownRosFtPerMin: number
   readonly crownFractionBurned: number
@@ -100,10 +104,22 @@ export function crownFractionBurned(
 }
 
 /**
+ * The crown spread rate FlamMap's Finney method asks of an active crown fire: the rate at which the
+ * crown fraction burned reaches 0.9, R_0 + 0.9 (R'_active − R_0), rather than R'_active itself.
+ */
+export function activeThresholdRosFtPerMin(
+  criticalSurfaceRosFtPerMin: number,
+  criticalActiveRosFtPerMin: number,
+): number {
+  return criticalSurfaceRosFtPerMin + 0.9 * (criticalActiveRosFtPerMin - criticalSurfaceRosFtPerMin)
+}
+
+/**
  * Crown fire behaviour over a surface fire (computed with a 20-ft wind of `windSpeed20ftMph`).
- * Finney's method: surface fire below Van Wagner's critical intensity; above it the crown spread rate
- * R + CFB (R_crown − R) decides — active if it reaches 3.0/CBD, else passive, which spreads at the
- * surface rate with the surface heat plus the burned fraction of the canopy's.
+ * FlamMap's Finney method: surface fire below Van Wagner's critical intensity; above it the crown
+ * spread rate R + CFB (R_crown − R) decides — active if it reaches R_0 + 0.9 (3.0/CBD − R_0), else
+ * passive, which spreads at the surface rate; either way the heat per unit area is the surface's plus
+ * the burned fraction of the canopy load at 18,000 kJ/kg.
  */
 export function crownFire(
   surface: SurfaceFire,
@@ -118,8 +134,7 @@ export function crownFire(
   const r0 = surfaceHpa > 0 ? (60 * i0) / surfaceHpa : Infinity
   const cbdLbPerFt3 = canopy.canopyBulkDensityKgPerM3 / KG_PER_M3_PER_LB_PER_FT3
   const canopyLoad = cbdLbPerFt3 * Math.max(0, canopy.canopyHeightFt - canopy.canopyBaseHeightFt)
-  const canopyHpa = canopyLoad * CANOPY_HEAT_CONTENT_BTU_PER_LB
-  const rothermelFli = (rCrown / 60) * (surfaceHpa + canopyHpa)
+  const rothermelFli = (rCrown / 60) * (surfaceHpa + canopyLoad * BEHAVEPLUS_CANOPY_HEAT_BTU_PER_LB)
   const transition = i0 > 1e-7 ? surface.firelineIntensityBtuPerFtPerS / i0 : 0
   const activeRatio = rActive > 1e-7 ? rCrown / rActive : 0
   const rothermelClass =
@@ -128,6 +143,7 @@ export function crownFire(
     criticalSurfaceIntensityBtuPerFtPerS: i0,
     criticalSurfaceRosFtPerMin: r0,
     criticalActiveCrownRosFtPerMin: rActive,
+    activeThresholdRosFtPerMin: activeThresholdRosFtPerMin(r0, rActive),
     crownRosFtPerMin: rCrown,
     canopyFuelLoadLbPerFt2: canopyLoad,
     crownLengthToWidth: crownLengthToWidthRatio(windSpeed20ftMph),
@@ -157,9 +173,9 @@ export function crownFire(
       flameLengthFt: surface.flameLengthFt,
     }
   const cfb = crownFractionBurned(r, r0, rActive)
-  const hpa = surfaceHpa + cfb * canopyHpa
+  const hpa = surfaceHpa + cfb * canopyLoad * FLAMMAP_CANOPY_HEAT_BTU_PER_LB
   const activeRos = r + cfb * Math.max(0, rCrown - r)
-  const active = activeRos >= rActive
+  const active = activeRos >= base.activeThresholdRosFtPerMin
   const ros = active ? activeRos : r
   const fli = (ros * hpa) / 60
   return {

@@ -28,6 +28,7 @@ export {
   type SurfaceFireInputs,
 } from './surfaceFire'
 export {
+  activeThresholdRosFtPerMin,
   crownFire,
   crownFractionBurned,
   criticalActiveCrownRosFtPerMin,
