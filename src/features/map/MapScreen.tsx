@@ -1,7 +1,7 @@
 import { Spinner } from '@blueprintjs/core'
 import type { Map as LeafletMap } from 'leaflet'
 import 'leaflet/dist/leaflet.css'
-import { lazy, Suspense, useMemo, useReducer, useState, type ReactNode } from 'react'
+import { useMemo, useReducer, useState, type ReactNode } from 'react'
 import { appConfig, layersConfig } from '../../shared/config'
 import { initialLayerState, LayerAnnouncer, LayerSidebar, LayerStateContext, layerReducer } from '../layers'
 import { AttributeTablesProvider, useAttributeTables } from '../tables'
@@ -9,6 +9,7 @@ import { LayersDrawer } from './layout/LayersDrawer'
 import { MapColumn, type MapColumnProps } from './layout/MapColumn'
 import { useAfterMapDrawn } from './layout/useAfterMapDrawn'
 import { useNarrowScreen } from './layout/useViewport'
+import { lazyPart } from './lazy/LazyPart'
 import { MapInstanceContext } from './mapContext'
 import './mapScreen.css'
 import { MapView } from './MapView'
@@ -31,9 +32,10 @@ export interface MapScreenProps {
 const sidebarExcluded = (path: string) =>
   appConfig.routes.sidebarExcluded.some((p) => p.toLowerCase() === path.toLowerCase().replace(/\/$/, ''))
 
-// The tables panel (TanStack Table, filters, CSV export) is fetched when the first table opens.
-const AttributeTablesPanel = lazy(() =>
-  import('../tables/AttributeTablesPanel').then((m) => ({ default: m.AttributeTablesPanel })),
+// The tables panel (TanStack Table, filters, CSV export) is fetched when the first table opens; if
+// its chunk fails, the panel says so with a Retry and the map keeps working (LazyPart).
+const AttributeTablesPanel = lazyPart('The attribute tables', () =>
+  import('../tables/AttributeTablesPanel').then((m) => m.AttributeTablesPanel),
 )
 
 /** The map column with the attribute-tables panel docked while at least one table is open. */
@@ -42,9 +44,7 @@ function ColumnWithTables(props: Omit<MapColumnProps, 'tables'> & { readonly now
   const { now, ...column } = props
   const tables =
     openTableIds.length === 0 ? null : (
-      <Suspense fallback={<Spinner className="el-tables-loading" size={24} />}>
-        <AttributeTablesPanel now={now} />
-      </Suspense>
+      <AttributeTablesPanel now={now} fallback={<Spinner className="el-tables-loading" size={24} />} />
     )
   return <MapColumn {...column} tables={tables} />
 }

@@ -1,8 +1,8 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core'
-import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react'
+import { useEffect, useMemo, type ReactNode } from 'react'
 import { appConfig } from '../../shared/config'
 import { hourLabel } from '../../shared/risk'
-import { whenMapDrawn } from '../map'
+import { lazyPart, whenMapDrawn } from '../map'
 import { DayCards } from './DayCards'
 import { fetchPSPSRiskScore, useRiskScore } from './riskScoreStore'
 import { useReferenceDay } from './useReferenceDay'
@@ -12,11 +12,12 @@ import './risk.css'
 const CHART_WAIT_FOR_MAP_MS = 3000
 
 // ApexCharts is large: its own chunk, fetched once there is a series to draw and the map under which
-// this panel sits has drawn its first tiles, so the chart never delays the first map view.
-const ForecastChart = lazy(() =>
+// this panel sits has drawn its first tiles, so the chart never delays the first map view. If the
+// chunk fails, only the chart says so, with a Retry (LazyPart); the day cards and the map stay.
+const ForecastChart = lazyPart('The forecast chart', () =>
   whenMapDrawn(CHART_WAIT_FOR_MAP_MS)
     .then(() => import('./chart/ForecastChart'))
-    .then((m) => ({ default: m.ForecastChart })),
+    .then((m) => m.ForecastChart),
 )
 
 /**
@@ -52,9 +53,11 @@ export function ForecastPanel() {
   else
     body = (
       <>
-        <Suspense fallback={<Spinner size={32} aria-label="Loading the chart" />}>
-          <ForecastChart labels={axisLabels} scores={scores} />
-        </Suspense>
+        <ForecastChart
+          labels={axisLabels}
+          scores={scores}
+          fallback={<Spinner size={32} aria-label="Loading the chart" />}
+        />
         <DayCards timestamps={timestamps} scores={scores} todayKey={today} />
       </>
     )
