@@ -51,11 +51,14 @@ export function BriefingSheet() {
             {sources.state === 'ready' && sources.value.demo ? ' · demo data' : ''}
           </p>
         </div>
+        {/* Until the map's picture is taken there is nothing to print in its place but a spinner. */}
         <Button
           className="el-briefing-screen-only"
           icon="print"
           intent="primary"
-          text="Print / Save as PDF"
+          text={image.status === 'waiting' ? 'Preparing map…' : 'Print / Save as PDF'}
+          disabled={image.status === 'waiting'}
+          data-testid="briefing-print"
           onClick={() => window.print()}
         />
       </header>

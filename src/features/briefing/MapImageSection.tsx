@@ -14,7 +14,13 @@ export function MapImageSection({ image }: { readonly image: MapImage }) {
         {image.url ? (
           <img src={image.url} alt="The map view of this briefing" data-testid="briefing-map-image" />
         ) : image.status === 'waiting' ? (
-          <Spinner size={32} aria-label="Drawing the map" />
+          <>
+            <Spinner className="el-briefing-screen-only" size={32} aria-label="Drawing the map" />
+            {/* printed from the browser's menu before the picture was taken */}
+            <p className="el-briefing-print-only">
+              The map was still being drawn when this page was printed.
+            </p>
+          </>
         ) : (
           <p>The map could not be drawn.</p>
         )}

@@ -7,10 +7,15 @@ const zIndexOf = (el: Element | null): number => {
   return Number.isFinite(z) ? z : 0
 }
 
-/** The opacity the piece is drawn with: its own times every ancestor's up to the map container. */
+/**
+ * The opacity the piece is drawn with: its own times every ancestor's up to the map container. A
+ * loaded tile's own opacity is only Leaflet's fade-in (the layer's opacity is on its container), so
+ * it counts as 1: the picture does not wait for the fade to end.
+ */
 function effectiveOpacity(el: Element, container: Element): number {
   let opacity = 1
-  for (let node: Element | null = el; node && node !== container; node = node.parentElement) {
+  const start = el.classList.contains('leaflet-tile') ? el.parentElement : el
+  for (let node: Element | null = start; node && node !== container; node = node.parentElement) {
     const o = Number.parseFloat(getComputedStyle(node).opacity)
     if (Number.isFinite(o)) opacity *= o
   }
@@ -26,12 +31,27 @@ function stackKey(el: Element): [number, number] {
 }
 
 /**
- * The map as one PNG (data URL): every tile and overlay canvas or image inside the Leaflet
+ * The map as one PNG (a Blob): every tile and overlay canvas or image inside the Leaflet
  * container drawn where it is on screen, in stacking order, with its opacity, over the
- * container's background. Same-origin tiles only (ours), so the canvas is never tainted; null if
- * it is anyway or nothing is drawn yet.
+ * container's background, at `scale` × the screen size (print resolution). The PNG is encoded by
+ * `toBlob`, off the main thread (`toDataURL` of the 1920 × 1080 picture held it for hundreds of
+ * milliseconds). Same-origin tiles only (ours), so the canvas is never tainted; null if it is
+ * anyway or nothing is drawn yet.
  */
-export function captureMapImage(container: HTMLElement, scale = 2): string | null {
+export function captureMapImage(container: HTMLElement, scale = 2): Promise<Blob | null> {
+  const canvas = drawMap(container, scale)
+  if (!canvas) return Promise.resolve(null)
+  return new Promise((resolve) => {
+    try {
+      canvas.toBlob((blob) => resolve(blob), 'image/png')
+    } catch {
+      resolve(null)
+    }
+  })
+}
+
+/** The map drawn into a new canvas, or null when nothing could be drawn. */
+function drawMap(container: HTMLElement, scale: number): HTMLCanvasElement | null {
   const box = container.getBoundingClientRect()
   if (box.width === 0 || box.height === 0) return null
   const canvas = document.createElement('canvas')
@@ -59,15 +79,5 @@ export function captureMapImage(container: HTMLElement, scale = 2): string | nul
       // A piece that cannot be drawn (decoding failed) is left out.
     }
   }
-  if (drawn === 0) return null
-  try {
-    return canvas.toDataURL('image/png')
-  } catch {
-    return null
-  }
-}
-
-/** True once no tile of the map is still loading. */
-export function tilesSettled(container: HTMLElement): boolean {
-  return container.querySelector('.leaflet-tile:not(.leaflet-tile-loaded)') === null
+  return drawn === 0 ? null : canvas
 }

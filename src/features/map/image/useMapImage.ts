@@ -1,9 +1,13 @@
+import L from 'leaflet'
 import { useEffect, useState } from 'react'
 import { useLeafletMap } from '../mapContext'
-import { captureMapImage, tilesSettled } from './captureMapImage'
+import { layerQueueIdle } from '../render/layerQueue'
+import { captureMapImage } from './captureMapImage'
+import { LOOK_MS, pictureTiming, type TileLayerState } from './pictureTiming'
 
 /** The map view as a picture, and the view it shows. */
 export interface MapImage {
+  /** An object URL of the PNG (kept until the next picture replaces it or the page closes). */
   readonly url: string | null
   /** waiting: tiles still loading (or the view just changed); ready: `url` shows the current view. */
   readonly status: 'waiting' | 'ready' | 'failed'
@@ -11,13 +15,25 @@ export interface MapImage {
   readonly zoom: number | null
 }
 
-const POLL_MS = 250
-/** Longest wait for tiles before the picture is taken anyway. */
-const MAX_POLLS = 60
+/**
+ * The tile layers as Leaflet knows them. `isLoading()` turns false once every visible tile has
+ * finished — loaded, failed, or empty (a 204 PNG tile fails as an image and never gets the
+ * `leaflet-tile-loaded` class, which is why counting classes waited for the 15 s fallback).
+ */
+function tileLayerState(map: L.Map): TileLayerState {
+  let layers = 0
+  let loading = 0
+  map.eachLayer((layer) => {
+    if (!(layer instanceof L.GridLayer)) return
+    layers++
+    if (layer.isLoading()) loading++
+  })
+  return { layers, loading, queued: !layerQueueIdle() }
+}
 
 /**
- * Re-takes the picture of the map each time the view or the layers change, once every tile has
- * loaded and the number of loaded tiles has stopped changing.
+ * Re-takes the picture of the map each time the view or the layers change, once every tile layer
+ * has finished loading and stayed so for a moment (pictureTiming).
  */
 export function useMapImage(): MapImage {
   const map = useLeafletMap()
@@ -26,27 +42,27 @@ export function useMapImage(): MapImage {
     if (!map) return
     const container = map.getContainer()
     let timer: ReturnType<typeof setTimeout> | undefined
-    let polls = 0
-    let lastCount = -1
-    const take = () => {
-      polls++
-      const count = container.querySelectorAll('.leaflet-tile-loaded').length
-      const steady = count > 0 && count === lastCount && tilesSettled(container)
-      lastCount = count
-      if (!steady && polls < MAX_POLLS) {
-        timer = setTimeout(take, POLL_MS)
-        return
-      }
-      const url = captureMapImage(container)
+    let round = 0
+    let shown: string | null = null
+    const take = async (mine: number) => {
+      const blob = await captureMapImage(container)
+      if (mine !== round) return // the view changed while the PNG was encoded
+      const url = blob ? URL.createObjectURL(blob) : null
+      if (shown) URL.revokeObjectURL(shown)
+      shown = url
       const c = map.getCenter()
       setImage({ url, status: url ? 'ready' : 'failed', center: [c.lng, c.lat], zoom: map.getZoom() })
     }
     const schedule = () => {
       clearTimeout(timer)
-      polls = 0
-      lastCount = -1
-      setImage((prev) => ({ ...prev, status: 'waiting' }))
-      timer = setTimeout(take, POLL_MS)
+      const mine = ++round
+      const step = pictureTiming(performance.now())
+      setImage((prev) => (prev.status === 'waiting' ? prev : { ...prev, status: 'waiting' }))
+      const look = () => {
+        if (step(tileLayerState(map), performance.now()) === 'take') void take(mine)
+        else timer = setTimeout(look, LOOK_MS)
+      }
+      timer = setTimeout(look, LOOK_MS)
     }
     schedule()
     map.on('moveend', schedule)
@@ -54,6 +70,8 @@ export function useMapImage(): MapImage {
     map.on('layerremove', schedule)
     return () => {
       clearTimeout(timer)
+      round++
+      if (shown) URL.revokeObjectURL(shown)
       map.off('moveend', schedule)
       map.off('layeradd', schedule)
       map.off('layerremove', schedule)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { queueLayerAdd, stackIndex } from './layerQueue'
+import { layerQueueIdle, queueLayerAdd, stackIndex } from './layerQueue'
 
 /** Resolves once every queued addition has run (the queue posts one task per addition). */
 async function drained(log: string[], count: number): Promise<void> {
@@ -8,6 +8,17 @@ async function drained(log: string[], count: number): Promise<void> {
 }
 
 describe('queueLayerAdd', () => {
+  it('is idle once every addition has run or been cancelled (the map picture waits for it)', async () => {
+    const log: string[] = []
+    queueLayerAdd(() => log.push('a'))
+    const cancel = queueLayerAdd(() => log.push('b'))
+    expect(layerQueueIdle()).toBe(false)
+    cancel()
+    expect(layerQueueIdle()).toBe(false)
+    await drained(log, 1)
+    expect(layerQueueIdle()).toBe(true)
+  })
+
   it('adds nothing in the caller’s task, then every layer in the order asked', async () => {
     const log: string[] = []
     queueLayerAdd(() => log.push('a'))

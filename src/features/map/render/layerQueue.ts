@@ -50,6 +50,11 @@ export function queueLayerAdd(add: () => void): () => void {
   }
 }
 
+/** True when no layer addition is waiting for its turn (the map picture waits for the queue to drain). */
+export function layerQueueIdle(): boolean {
+  return jobs.every((job) => job.cancelled)
+}
+
 /**
  * Leaflet's zIndex for a layer at a draw order (bottom first): layers stack by it within their pane,
  * whatever order they were added in.
