@@ -58,7 +58,7 @@ async function openBriefing(view: string): Promise<Watch & { tileRequests: numbe
   await page.waitForFunction(
     () => (window as unknown as { briefingWatch: Watch }).briefingWatch.readyAt !== undefined,
     undefined,
-    { timeout: 30_000, polling: 100 },
+    { timeout: 60_000, polling: 100 },
   )
   page.off('request', count)
   const watch = await page.evaluate(() => (window as unknown as { briefingWatch: Watch }).briefingWatch)
@@ -95,6 +95,6 @@ describe('the briefing map picture', () => {
       await expect.poll(() => print.isEnabled()).toBe(true)
       expect(await print.textContent()).toBe('Print / Save as PDF')
       expect(await page.getAttribute('[data-testid="briefing-map-image"]', 'src')).toMatch(/^blob:/)
-    })
+    }, 180_000)
   }
 })
