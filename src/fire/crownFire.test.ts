@@ -4,6 +4,7 @@ import {
   crownFractionBurned,
   criticalActiveCrownRosFtPerMin,
   criticalSurfaceIntensityBtuPerFtPerS,
+  rothermelCrownFire,
 } from './crownFire'
 import type { FuelMoisturePercent } from './fuelbed'
 import { surfaceFire } from './surfaceFire'
@@ -102,7 +103,7 @@ describe("FlamMap's Finney method classes", () => {
     expect(crown.firelineIntensityBtuPerFtPerS).toBeGreaterThan(surface.firelineIntensityBtuPerFtPerS)
   })
 
-  it("active once R + CFB (R_crown − R) reaches R_0 + 0.9 (3.0/CBD − R_0), FlamMap's threshold (firelab/wfips flammap/linux/flmcrwn.cpp, CrownBurn), even below 3.0/CBD", () => {
+  it("a crown fire whose crown rate R + CFB (R_crown − R) reaches R_0 + 0.9 (3.0/CBD − R_0) spreads at that rate; below 3.0/CBD it is still passive (2), as FlamMap's CrownFire (firelab/wfips flammap flmburn4.cpp, flmcrwn.cpp)", () => {
     const surface = surfaceFire({
       ...GS4_SCENARIO,
       windSpeedMph: 14,
@@ -120,9 +121,30 @@ describe("FlamMap's Finney method classes", () => {
         0.9 * (crown.criticalActiveCrownRosFtPerMin - crown.criticalSurfaceRosFtPerMin),
       9,
     )
-    expect(crown.fireType).toBe(3)
-    expect(crown.rosFtPerMin).toBeGreaterThanOrEqual(crown.activeThresholdRosFtPerMin)
-    expect(crown.rosFtPerMin).toBeLessThan(crown.criticalActiveCrownRosFtPerMin)
+    const crownRate =
+      surface.rosFtPerMin + crown.crownFractionBurned * (crown.crownRosFtPerMin - surface.rosFtPerMin)
+    expect(crownRate).toBeGreaterThanOrEqual(crown.activeThresholdRosFtPerMin)
+    expect(crownRate).toBeLessThan(crown.criticalActiveCrownRosFtPerMin)
+    expect(crown.rosFtPerMin).toBeCloseTo(crownRate, 9)
+    expect(crown.fireType).toBe(2)
+  })
+
+  it('with terrain, fuel model 10 spreads with wind and slope vectored (FlamMap VecCrown): faster upslope, heading between wind and slope', () => {
+    const flat = rothermelCrownFire(GS4_LOW_MOISTURE, 10)
+    const upslopeWind = rothermelCrownFire(GS4_LOW_MOISTURE, 10, {
+      slopePercent: 40,
+      aspectDeg: 0,
+      windFromDeg: 0,
+    })
+    expect(upslopeWind.rosFtPerMin).toBeGreaterThan(flat.rosFtPerMin)
+    expect(upslopeWind.maxSpreadDirDeg).toBe(180)
+    const crossWind = rothermelCrownFire(GS4_LOW_MOISTURE, 10, {
+      slopePercent: 40,
+      aspectDeg: 0,
+      windFromDeg: 270,
+    })
+    expect(crossWind.maxSpreadDirDeg).toBeGreaterThan(90)
+    expect(crossWind.maxSpreadDirDeg).toBeLessThan(180)
   })
 
   it('heat per unit area: the surface fire plus the burned fraction of the canopy load at 18,000 kJ/kg (FlamMap)', () => {

@@ -37,11 +37,24 @@ export function criticalActiveCrownRosFtPerMin(canopyBulkDensityKgPerM3: number)
   return canopyBulkDensityKgPerM3 > 1e-7 ? (3 / canopyBulkDensityKgPerM3) * FT_PER_M : 0
 }
 
+/** Slope and wind direction for a crown fire that spreads over terrain (FlamMap's vectoring). */
+export interface CrownTerrain {
+  readonly slopePercent: number
+  readonly aspectDeg: number
+  readonly windFromDeg: number
+}
+
 /**
- * Rothermel (1991) active crown fire spread rate: 3.34 × the surface spread rate of fuel model 10 with
- * the same fuel moistures, a wind adjustment factor of 0.4 on the 20-ft wind, and no slope.
+ * Rothermel (1991) fully active crown fire: 3.34 × the spread rate of fuel model 10 with the same fuel
+ * moistures and a wind adjustment factor of 0.4 on the 20-ft wind. Without `terrain` on flat ground with
+ * the wind upslope, as BehavePlus and behave; with it, wind and slope vectored as FlamMap does
+ * (its `VecCrown`).
  */
-export function rothermelCrownRosFtPerMin(moisture: FuelMoisturePercent, windSpeed20ftMph: number): number {
+export function rothermelCrownFire(
+  moisture: FuelMoisturePercent,
+  windSpeed20ftMph: number,
+  terrain?: CrownTerrain,
+): { rosFtPerMin: number; maxSpreadDirDeg: number } {
   const model10 = findFuelModel(10)
   if (!model10) throw new Error('fuel model 10 is missing from config/fuel-models.yaml')
   const fm10 = surfaceFire({
@@ -50,11 +63,16 @@ export function rothermelCrownRosFtPerMin(moisture: FuelMoisturePercent, windSpe
     windSpeedMph: windSpeed20ftMph,
     windHeight: '20ft',
     windAdjustmentFactor: 0.4,
-    windFromDeg: 0,
-    slopePercent: 0,
-    aspectDeg: 0,
+    windFromDeg: terrain?.windFromDeg ?? 0,
+    slopePercent: terrain?.slopePercent ?? 0,
+    aspectDeg: terrain?.aspectDeg ?? 0,
   })
-  return 3.34 * fm10.rosFtPerMin
+  return { rosFtPerMin: 3.34 * fm10.rosFtPerMin, maxSpreadDirDeg: fm10.maxSpreadDirDeg }
+}
+
+/** The flat-ground Rothermel (1991) crown spread rate, ft/min (see rothermelCrownFire). */
+export function rothermelCrownRosFtPerMin(moisture: FuelMoisturePercent, windSpeed20ftMph: number): number {
+  return rothermelCrownFire(moisture, windSpeed20ftMph).rosFtPerMin
 }
 
 /** Thomas (1963) flame length for crown fires, ft: 0.2 I^(2/3), I in BTU/ft/s. */
@@ -70,8 +88,10 @@ export interface CrownFire {
   readonly criticalActiveCrownRosFtPerMin: number
   /** The crown spread rate an active crown fire needs in FlamMap's Finney method: R_0 + 0.9 (R'_active − R_0). */
   readonly activeThresholdRosFtPerMin: number
-  /** Rothermel (1991) fully active crown spread rate (3.34 R_10). */
+  /** Rothermel (1991) fully active crown spread rate (3.34 R_10), over the terrain when given. */
   readonly crownRosFtPerMin: number
+  /** Heading of a crowning fire: fuel model 10's over the terrain when given, else the surface fire's. */
+  readonly crownMaxSpreadDirDeg: number
   readonly crownFractionBurned: number
   readonly canopyFuelLoadLbPerFt2: number
   readonly crownLengthToWidth: number
@@ -115,28 +135,34 @@ export function activeThresholdRosFtPerMin(
 }
 
 /**
- * Crown fire behaviour over a surface fire (computed with a 20-ft wind of `windSpeed20ftMph`).
- * FlamMap's Finney method: surface fire below Van Wagner's critical intensity; above it the crown
- * spread rate R + CFB (R_crown − R) decides — active if it reaches R_0 + 0.9 (3.0/CBD − R_0), else
- * passive, which spreads at the surface rate; either way the heat per unit area is the surface's plus
- * the burned fraction of the canopy load at 18,000 kJ/kg.
+ * Crown fire behaviour over a surface fire (computed with a 20-ft wind of `windSpeed20ftMph`), as
+ * FlamMap's Finney method (its `CrownFire`, `CrownBurn`, `CrownSpread`): surface fire (1) below Van
+ * Wagner's critical intensity; above it a crown fire (2, passive) whose crown spread rate
+ * R + CFB (R_crown − R) carries the fire once it reaches R_0 + 0.9 (3.0/CBD − R_0), and which is active
+ * (3) once that rate reaches 3.0/CBD; below the threshold it spreads at the surface rate. The heat per
+ * unit area is the surface's plus the burned fraction of the canopy load at 18,000 kJ/kg. Pass
+ * `terrain` to vector fuel model 10's wind and slope as FlamMap does; without it R_crown is the
+ * flat-ground figure of BehavePlus.
  */
 export function crownFire(
   surface: SurfaceFire,
   canopy: CanopyFuel,
   moisture: FuelMoisturePercent,
   windSpeed20ftMph: number,
+  terrain?: CrownTerrain,
 ): CrownFire {
   const i0 = criticalSurfaceIntensityBtuPerFtPerS(canopy.canopyBaseHeightFt, canopy.foliarMoisturePercent)
   const rActive = criticalActiveCrownRosFtPerMin(canopy.canopyBulkDensityKgPerM3)
-  const rCrown = rothermelCrownRosFtPerMin(moisture, windSpeed20ftMph)
+  const flatCrownRos = rothermelCrownRosFtPerMin(moisture, windSpeed20ftMph)
+  const overTerrain = terrain ? rothermelCrownFire(moisture, windSpeed20ftMph, terrain) : undefined
+  const rCrown = overTerrain?.rosFtPerMin ?? flatCrownRos
   const surfaceHpa = surface.heatPerUnitAreaBtuPerFt2
   const r0 = surfaceHpa > 0 ? (60 * i0) / surfaceHpa : Infinity
   const cbdLbPerFt3 = canopy.canopyBulkDensityKgPerM3 / KG_PER_M3_PER_LB_PER_FT3
   const canopyLoad = cbdLbPerFt3 * Math.max(0, canopy.canopyHeightFt - canopy.canopyBaseHeightFt)
-  const rothermelFli = (rCrown / 60) * (surfaceHpa + canopyLoad * BEHAVEPLUS_CANOPY_HEAT_BTU_PER_LB)
+  const rothermelFli = (flatCrownRos / 60) * (surfaceHpa + canopyLoad * BEHAVEPLUS_CANOPY_HEAT_BTU_PER_LB)
   const transition = i0 > 1e-7 ? surface.firelineIntensityBtuPerFtPerS / i0 : 0
-  const activeRatio = rActive > 1e-7 ? rCrown / rActive : 0
+  const activeRatio = rActive > 1e-7 ? flatCrownRos / rActive : 0
   const rothermelClass =
     transition < 1 ? (activeRatio < 1 ? 'surface' : 'conditional') : activeRatio < 1 ? 'torching' : 'crowning'
   const base = {
@@ -145,6 +171,7 @@ export function crownFire(
     criticalActiveCrownRosFtPerMin: rActive,
     activeThresholdRosFtPerMin: activeThresholdRosFtPerMin(r0, rActive),
     crownRosFtPerMin: rCrown,
+    crownMaxSpreadDirDeg: overTerrain?.maxSpreadDirDeg ?? surface.maxSpreadDirDeg,
     canopyFuelLoadLbPerFt2: canopyLoad,
     crownLengthToWidth: crownLengthToWidthRatio(windSpeed20ftMph),
     rothermelCrownFirelineIntensityBtuPerFtPerS: rothermelFli,
@@ -174,13 +201,13 @@ export function crownFire(
     }
   const cfb = crownFractionBurned(r, r0, rActive)
   const hpa = surfaceHpa + cfb * canopyLoad * FLAMMAP_CANOPY_HEAT_BTU_PER_LB
-  const activeRos = r + cfb * Math.max(0, rCrown - r)
-  const active = activeRos >= base.activeThresholdRosFtPerMin
-  const ros = active ? activeRos : r
+  const crownRos = r + cfb * Math.max(0, rCrown - r)
+  const crowning = crownRos >= base.activeThresholdRosFtPerMin
+  const ros = crowning ? crownRos : r
   const fli = (ros * hpa) / 60
   return {
     ...base,
-    fireType: active ? 3 : 2,
+    fireType: crowning && crownRos >= rActive ? 3 : 2,
     crownFractionBurned: cfb,
     rosFtPerMin: ros,
     heatPerUnitAreaBtuPerFt2: hpa,

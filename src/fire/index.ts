@@ -33,9 +33,11 @@ export {
   crownFractionBurned,
   criticalActiveCrownRosFtPerMin,
   criticalSurfaceIntensityBtuPerFtPerS,
+  rothermelCrownFire,
   rothermelCrownRosFtPerMin,
   thomasFlameLengthFt,
   type CanopyFuel,
+  type CrownTerrain,
   type CrownFire,
   type FireType,
 } from './crownFire'
