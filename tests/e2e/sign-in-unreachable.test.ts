@@ -1,4 +1,5 @@
 import type { Browser, Page, Route } from 'playwright-core'
+import { appConfig } from '../../src/shared/config'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   launchBrowser,
@@ -59,6 +60,8 @@ describe.each(Object.entries(outages))('sign-in with the identity provider down:
     expect(await errorText(page)).toBe(unreachable)
     expect(await page.inputValue(loginSelectors.password)).toBe(server.admin.password)
     expect(new URL(page.url()).pathname).toBe('/login/Authenticate')
+    // The sign-in card says what the product is (brand.tagline).
+    expect(await page.textContent('[data-testid="auth-tagline"]')).toBe(appConfig.brand.tagline)
     await page.context().close()
   })
 

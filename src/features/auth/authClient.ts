@@ -1,4 +1,4 @@
-import { isUnreachable } from '../session'
+import { isNoAnswer, isUnreachable } from '../session'
 
 /**
  * What the sign-in flow needs from an identity provider. The Stytch SDK adapter
@@ -26,20 +26,28 @@ export interface AuthClient {
 
 /**
  * The words for a failed step (spec §8): 'Unable to contact our servers.' (`unreachable`) when the
- * provider could not be reached, so a user is not told their password or code is wrong when it
- * was never checked; otherwise the step's own message (`refused`, e.g. 'Invalid SMS code').
+ * provider could not be reached or failed (no answer, or a 5xx: the password or code was never
+ * checked); otherwise the step's own message (`refused`, e.g. 'Invalid SMS code').
  */
 export function stepFailure(error: unknown, refused: string, unreachable: string): string {
   return isUnreachable(error) ? unreachable : refused
 }
 
 /**
+ * The words for a failed SMS send: `unreachable` only when nothing answered; the provider's
+ * own 5xx (its SMS gateway failed: `delivery_failed`) is the spec's 'Failed to send SMS code'.
+ */
+export function sendFailure(error: unknown, failed: string, unreachable: string): string {
+  return isNoAnswer(error) ? unreachable : failed
+}
+
+/**
  * The words for a failed call: `unreachable` ('Unable to contact our servers.', spec §8) only when
- * the API could not be reached; otherwise the provider's own message (a validation or throttling
+ * nothing answered; otherwise the provider's own message (a validation or throttling
  * error says what is wrong), else the error's message.
  */
 export function failureMessage(error: unknown, unreachable: string): string {
-  if (isUnreachable(error)) return unreachable
+  if (isNoAnswer(error)) return unreachable
   if (typeof error === 'object' && error !== null) {
     const { error_message: apiMessage, message } = error as { error_message?: unknown; message?: unknown }
     if (typeof apiMessage === 'string' && apiMessage !== '') return apiMessage

@@ -229,11 +229,13 @@ describe.each(Object.entries(providerDown))('loginMachine, identity provider dow
     expect(actor.getSnapshot().context.error).toBe(unreachable)
   })
 
-  it("says 'Unable to contact our servers.' when the SMS code cannot be sent, or a phone enrolled", async () => {
+  it("says 'Unable to contact our servers.' when nothing answers the SMS send; 'Failed to send SMS code' when the provider's gateway failed", async () => {
+    const error = down()
+    const noAnswer = !('status_code' in error)
     const sending = start(fakeClient({ sendSms: reject() }))
     sending.send({ type: 'SUBMIT_PASSWORD', email: 'a@b.test', password: 'pw' })
     await waitFor(sending, (s) => s.matches('codeEntry') && s.context.error !== null)
-    expect(sending.getSnapshot().context.error).toBe(unreachable)
+    expect(sending.getSnapshot().context.error).toBe(noAnswer ? unreachable : 'Failed to send SMS code')
 
     const enrolling = start(
       fakeClient({ passwordLogin: vi.fn(async () => ({ ...mfa, phoneEnrolled: false })), sendSms: reject() }),
@@ -242,7 +244,9 @@ describe.each(Object.entries(providerDown))('loginMachine, identity provider dow
     await waitFor(enrolling, (s) => s.matches('phoneEntry'))
     enrolling.send({ type: 'SUBMIT_PHONE', phone: '+15055550188' })
     await waitFor(enrolling, (s) => s.matches('phoneEntry') && s.context.error !== null)
-    expect(enrolling.getSnapshot().context.error).toBe(unreachable)
+    expect(enrolling.getSnapshot().context.error).toBe(
+      noAnswer ? unreachable : 'The identity provider failed.',
+    )
   })
 
   it("says 'Unable to contact our servers.' when the new password cannot be set", async () => {

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { appConfig } from '../../shared/config'
-import { failureMessage, stepFailure, type AuthClient, type AuthOutcome } from './authClient'
+import { failureMessage, sendFailure, stepFailure, type AuthClient, type AuthOutcome } from './authClient'
 
 export type LoginInput =
   { client: AuthClient; mode: 'login' } | { client: AuthClient; mode: 'reset'; token: string }
@@ -77,6 +77,9 @@ export const loginMachine = setup({
     // A step's own words when the provider refused; 'Unable to contact our servers.' when it was down.
     setStepError: assign((_, params: { error: unknown; refused: string }) => ({
       error: stepFailure(params.error, params.refused, appConfig.messages.unreachable),
+    })),
+    setSendError: assign((_, error: unknown) => ({
+      error: sendFailure(error, appConfig.messages.smsSendFailed, appConfig.messages.unreachable),
     })),
     rememberMember: assign((_, outcome: AuthOutcome) => {
       const mfa = outcome as Mfa
@@ -171,7 +174,10 @@ export const loginMachine = setup({
           },
           {
             target: 'codeEntry',
-            actions: { type: 'setStepError', params: refusedWith(appConfig.messages.smsSendFailed) },
+            actions: {
+              type: 'setSendError',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
           },
         ],
       },

@@ -1,6 +1,6 @@
 import { StytchAPIError, StytchAPIUnreachableError } from '@stytch/vanilla-js/b2b/headless'
 import { describe, expect, it } from 'vitest'
-import { isUnreachable } from './isUnreachable'
+import { isNoAnswer, isUnreachable } from './isUnreachable'
 
 const apiError = (status: number, type: string) =>
   new StytchAPIError({ status_code: status, error_type: type, error_message: type, error_url: '' })
@@ -22,5 +22,14 @@ describe('isUnreachable', () => {
     expect(isUnreachable(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(false)
     expect(isUnreachable(null)).toBe(false)
     expect(isUnreachable('Failed to fetch')).toBe(false)
+  })
+})
+
+describe('isNoAnswer', () => {
+  it('is only a network failure or an answer that is no API answer, not an API error of any status', () => {
+    expect(isNoAnswer(new StytchAPIUnreachableError('Invalid response from our servers.'))).toBe(true)
+    expect(isNoAnswer(new TypeError('Failed to fetch'))).toBe(true)
+    expect(isNoAnswer(apiError(502, 'delivery_failed'))).toBe(false)
+    expect(isNoAnswer(apiError(401, 'unauthorized_credentials'))).toBe(false)
   })
 })
