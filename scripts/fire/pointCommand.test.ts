@@ -112,9 +112,9 @@ describe('npm run fire -- point', { timeout: 60_000 }, () => {
     expect(run.stderr).toMatch(/--moisture takes five values/)
     expect(run.stderr).not.toMatch(/\n\s+at /)
     expect(run.stdout).toBe('')
-    const unknown = fire(['spread'])
+    const unknown = fire(['ignite'])
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toMatch(/unknown command 'spread'/)
+    expect(unknown.stderr).toMatch(/unknown command 'ignite'/)
   })
 })
 

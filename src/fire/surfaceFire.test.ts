@@ -129,7 +129,7 @@ describe('fire ellipse against behave (its length-to-width formula)', () => {
 describe('surface fire against BehavePlus 6', () => {
   it('GR2, 1-h 3 %, live herbaceous 30 %, 10 mph 20-ft wind, no slope: 46.15 ft/min, length-to-width 2.236', () => {
     // GR2 has no 10-h, 100-h or woody load, so those moistures do not enter the result.
-    const fire = surfaceFire({
+    const gr2 = {
       fuelModel: model('gr2'),
       moisture: {
         oneHourPercent: 3,
@@ -143,8 +143,14 @@ describe('surface fire against BehavePlus 6', () => {
       windFromDeg: 0,
       slopePercent: 0,
       aspectDeg: 0,
-    })
+    } as const
+    const fire = surfaceFire(gr2)
     expectClose(fire.rosFtPerMin, 46.15)
     expectClose(fire.lengthToWidth, 2.236)
+    const otherMoistures = surfaceFire({
+      ...gr2,
+      moisture: { ...gr2.moisture, tenHourPercent: 12, hundredHourPercent: 15, liveWoodyPercent: 200 },
+    })
+    expect(otherMoistures.rosFtPerMin).toBe(fire.rosFtPerMin)
   })
 })
