@@ -15,4 +15,21 @@ describe('stepFailure', () => {
       'Invalid SMS code',
     )
   })
+
+  it('says the provider is throttling rather than that the password is wrong (429)', () => {
+    const locked = new StytchAPIError({
+      status_code: 429,
+      error_type: 'too_many_requests',
+      error_message: 'Too many failed attempts. Try again later.',
+      error_url: '',
+    })
+    expect(stepFailure(locked, 'Invalid username or password', 'Unreachable')).toBe(
+      'Too many failed attempts. Try again later.',
+    )
+    const bare = Object.assign(new Error('x'), { status_code: 429 })
+    expect(stepFailure(bare, 'Invalid SMS code', 'Unreachable')).toBe('Too many attempts. Try again later.')
+    expect(stepFailure(apiError(401, 'unauthorized_credentials'), 'Invalid SMS code', 'U')).toBe(
+      'Invalid SMS code',
+    )
+  })
 })

@@ -30,7 +30,23 @@ export interface AuthClient {
  * checked); otherwise the step's own message (`refused`, e.g. 'Invalid SMS code').
  */
 export function stepFailure(error: unknown, refused: string, unreachable: string): string {
-  return isUnreachable(error) ? unreachable : refused
+  if (isUnreachable(error)) return unreachable
+  return throttledMessage(error) ?? refused
+}
+
+/**
+ * The provider's own words when it refused the step for too many attempts (429, e.g. 'Too many
+ * failed attempts. Try again later.'): a locked-out member is told to wait, not that the password
+ * they typed is wrong. Undefined for any other refusal.
+ */
+export function throttledMessage(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const { status_code: status, error_message: message } = error as {
+    status_code?: unknown
+    error_message?: unknown
+  }
+  if (status !== 429) return undefined
+  return typeof message === 'string' && message !== '' ? message : 'Too many attempts. Try again later.'
 }
 
 /**
