@@ -1,0 +1,190 @@
+// The landscape and weather options `grid` and `spread` share: LANDFIRE rasters in LANDFIRE's own
+// encodings, fuel moistures, wind, read into the core's units (docs/fire.md, "LANDFIRE inputs").
+import { findFuelModel, slopePercentFromDeg, FT_PER_M } from '../../src/fire'
+import type { FireWeather, Landscape } from '../../src/fire/fireBehaviourGrid'
+import { UsageError } from './pointCommand'
+import { assertSameGrid, crsOf, readRaster, type Raster } from './rasterIo'
+
+export const LANDSCAPE_OPTIONS = {
+  fuel: { type: 'string' },
+  'fuel-models': { type: 'string' },
+  slope: { type: 'string' },
+  'slope-units': { type: 'string' },
+  aspect: { type: 'string' },
+  'canopy-cover': { type: 'string' },
+  'canopy-height': { type: 'string' },
+  'canopy-base-height': { type: 'string' },
+  'canopy-bulk-density': { type: 'string' },
+  moisture: { type: 'string' },
+  'foliar-moisture': { type: 'string' },
+  wind: { type: 'string' },
+  'wind-from': { type: 'string' },
+  'wind-height': { type: 'string' },
+  out: { type: 'string' },
+} as const
+
+export type OptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>
+
+export function required(values: OptionValues, name: string): string {
+  const v = values[name]
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`)
+  return v
+}
+
+export function numberIn(text: string, option: string, min: number, max: number, what = 'a number'): number {
+  const n = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text.trim()) ? Number(text) : NaN
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(`--${option} must be ${what} from ${min} to ${max} (got '${text}')`)
+  return n
+}
+
+export function oneOf<T extends string>(text: string, option: string, allowed: readonly T[]): T {
+  const found = allowed.find((a) => a === text.toLowerCase())
+  if (!found) throw new UsageError(`--${option} must be one of ${allowed.join(', ')} (got '${text}')`)
+  return found
+}
+
+export function parseMoisture(text: string): FireWeather['moisture'] {
+  const parts = text.split(',')
+  if (parts.length !== 5)
+    throw new UsageError(`--moisture takes five values in % (1h,10h,100h,herb,woody); got ${parts.length}`)
+  const names = ['1-h', '10-h', '100-h', 'live herbaceous', 'live woody']
+  const [oneHour, tenHour, hundredHour, herb, woody] = parts.map((p, i) =>
+    numberIn(p, 'moisture', i < 3 ? 1 : 30, i < 3 ? 100 : 500, `${names[i]} moisture in %`),
+  ) as [number, number, number, number, number]
+  return {
+    oneHourPercent: oneHour,
+    tenHourPercent: tenHour,
+    hundredHourPercent: hundredHour,
+    liveHerbPercent: herb,
+    liveWoodyPercent: woody,
+  }
+}
+
+/** LANDFIRE fuel model products and the codes each may hold (non-burnable 91–99 in both). */
+const FUEL_CODES = {
+  fbfm40: (code: number) => (code >= 91 && code <= 99) || (code >= 101 && code <= 204),
+  fbfm13: (code: number) => (code >= 1 && code <= 13) || (code >= 91 && code <= 99),
+} as const
+
+/** A landscape read from LANDFIRE rasters, with the grid it lies on. */
+export interface LandscapeInput {
+  readonly landscape: Landscape
+  readonly grid: Raster
+  readonly wkt: string
+  /** Cell size in metres, east–west and north–south. */
+  readonly cellWidthM: number
+  readonly cellHeightM: number
+}
+
+const M_TO_FT = FT_PER_M
+
+/** Reads and checks --fuel, --slope, --aspect and the canopy rasters; all must share the fuel's grid. */
+export async function readLandscape(values: OptionValues): Promise<LandscapeInput> {
+  const product = oneOf(required(values, 'fuel-models'), 'fuel-models', ['fbfm40', 'fbfm13'] as const)
+  const slopeUnits = oneOf(required(values, 'slope-units'), 'slope-units', ['percent', 'degrees'] as const)
+  const fuelPath = required(values, 'fuel')
+  const slopePath = required(values, 'slope')
+  required(values, 'aspect')
+  const canopyNames = ['canopy-cover', 'canopy-height', 'canopy-base-height', 'canopy-bulk-density'] as const
+  const crownNames = ['canopy-height', 'canopy-base-height', 'canopy-bulk-density'] as const
+  const givenCrown = crownNames.filter((o) => typeof values[o] === 'string')
+  if (givenCrown.some((o) => o !== 'canopy-height') && givenCrown.length < 3)
+    throw new UsageError(
+      `crown fire needs --canopy-height, --canopy-base-height and --canopy-bulk-density together (missing --${crownNames.find((o) => !givenCrown.includes(o))})`,
+    )
+  const fuel = await readRaster(fuelPath, 'fuel')
+  const { wkt, metresPerUnit, projected } = await crsOf(fuelPath)
+  if (!projected)
+    throw new UsageError(
+      `--fuel '${fuelPath}' is not in a projected coordinate reference system (LANDFIRE's are, e.g. EPSG:5070); reproject it with gdalwarp -t_srs`,
+    )
+  const reference = `--fuel '${fuelPath}'`
+  const other = async (option: string): Promise<Float64Array | undefined> => {
+    const path = values[option]
+    if (typeof path !== 'string') return undefined
+    const r = await readRaster(path, option)
+    assertSameGrid(fuel, r, option, reference)
+    return r.bands[0]
+  }
+  const slope = (await other('slope'))!
+  const aspect = (await other('aspect'))!
+  const canopy = Object.fromEntries(
+    await Promise.all(canopyNames.map(async (o) => [o, await other(o)] as const)),
+  ) as Record<(typeof canopyNames)[number], Float64Array | undefined>
+
+  const n = fuel.width * fuel.height
+  const fuelBand = fuel.bands[0]!
+  const missing = new Uint8Array(n)
+  const fuelModel = new Int16Array(n)
+  const slopePercent = new Float32Array(n)
+  const aspectDeg = new Float32Array(n)
+  const valid = FUEL_CODES[product]
+  for (let i = 0; i < n; i++) {
+    const code = fuelBand[i]!
+    const s = slope[i]!
+    const a = aspect[i]!
+    if (Number.isNaN(code) || code < 0 || Number.isNaN(s) || s < 0 || Number.isNaN(a)) {
+      missing[i] = 1
+      continue
+    }
+    if (!valid(code) || !findFuelModel(code))
+      throw new UsageError(
+        `--fuel '${fuelPath}' holds ${code} at column ${i % fuel.width}, row ${Math.floor(i / fuel.width)}, which is not an ${product.toUpperCase()} code in config/fuel-models.yaml`,
+      )
+    fuelModel[i] = code
+    if (slopeUnits === 'degrees' && s >= 90)
+      throw new UsageError(
+        `--slope '${slopePath}' holds ${s}°, steeper than a slope can be in degrees (is it percent?)`,
+      )
+    slopePercent[i] = slopeUnits === 'degrees' ? slopePercentFromDeg(s) : s
+    // LANDFIRE marks flat ground with aspect −1: any aspect will do where there is no slope.
+    aspectDeg[i] = a < 0 ? 0 : a
+  }
+  const scaled = (band: Float64Array | undefined, factor: number) =>
+    band && Float32Array.from(band, (v) => (Number.isNaN(v) || v < 0 ? 0 : v * factor))
+  const landscape: Landscape = {
+    width: fuel.width,
+    height: fuel.height,
+    fuelModel,
+    slopePercent,
+    aspectDeg,
+    missing,
+    // LANDFIRE: cover in %, heights in 0.1 m (→ ft), bulk density in 0.01 kg/m³ (→ kg/m³).
+    ...(canopy['canopy-cover'] ? { canopyCoverPercent: scaled(canopy['canopy-cover'], 1)! } : {}),
+    ...(canopy['canopy-height'] ? { canopyHeightFt: scaled(canopy['canopy-height'], 0.1 * M_TO_FT)! } : {}),
+    ...(canopy['canopy-base-height']
+      ? { canopyBaseHeightFt: scaled(canopy['canopy-base-height'], 0.1 * M_TO_FT)! }
+      : {}),
+    ...(canopy['canopy-bulk-density']
+      ? { canopyBulkDensityKgPerM3: scaled(canopy['canopy-bulk-density'], 0.01)! }
+      : {}),
+  }
+  return {
+    landscape,
+    grid: fuel,
+    wkt,
+    cellWidthM: Math.abs(fuel.geoTransform[1]) * metresPerUnit,
+    cellHeightM: Math.abs(fuel.geoTransform[5]) * metresPerUnit,
+  }
+}
+
+/** --moisture, --foliar-moisture, --wind-height; the wind itself is the caller's (constant or gridded). */
+export function readWeatherBase(
+  values: OptionValues,
+  landscape: Landscape,
+): Omit<FireWeather, 'windSpeedMph' | 'windFromDeg'> {
+  const windHeight = oneOf(required(values, 'wind-height'), 'wind-height', ['20ft', 'midflame'] as const)
+  if (landscape.canopyBaseHeightFt && windHeight === 'midflame')
+    throw new UsageError(
+      'crown fire needs the 20-ft wind: give --wind-height 20ft with the canopy fuel rasters',
+    )
+  const fmc = values['foliar-moisture']
+  return {
+    moisture: parseMoisture(required(values, 'moisture')),
+    windHeight,
+    ...(typeof fmc === 'string'
+      ? { foliarMoisturePercent: numberIn(fmc, 'foliar-moisture', 30, 300, 'a foliar moisture in %') }
+      : {}),
+  }
+}
