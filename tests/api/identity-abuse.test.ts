@@ -238,6 +238,20 @@ describe('reset e-mails: a stranger cannot silence a member', () => {
     expect((await t.ctx.members.auditLog(200)).some((e) => e.event === 'reset.dropped')).toBe(true)
   })
 
+  it('takes its limits from identity.resetMail in config/app.yaml', async () => {
+    expect(identitySettingsFrom(appConfig.identity, appConfig.session).resetMail).toEqual(
+      appConfig.identity.resetMail,
+    )
+    t = await identityTestApp({
+      settings: identitySettingsFrom(
+        { ...appConfig.identity, resetMail: { ...appConfig.identity.resetMail, perNetwork: 5 } },
+        appConfig.session,
+      ),
+    })
+    for (let i = 0; i < 10; i++) expect((await resetStart('203.0.113.9')).statusCode).toBe(200)
+    expect(await mails()).toBe(5)
+  })
+
   it('caps the mails from many networks, except to a network the member signed in from', async () => {
     t = await identityTestApp()
     // The member signed in from the office last week.

@@ -84,6 +84,7 @@ interface IdentityConfigShape {
     maxSendsPerPhoneHour?: number
   }
   resetTokenExpiryMinutes?: number
+  resetMail?: { perNetwork?: number; perEmail?: number; perEmailMinutes?: number; knownNetworkDays?: number }
   inviteExpiryMinutes?: number
   rbac?: {
     roles?: readonly { role_id: string; description?: string; permissions?: readonly RbacPermissionShape[] }[]
@@ -138,7 +139,12 @@ export function identitySettingsFrom(
       maxSendsPerPhoneHour: identity.otp?.maxSendsPerPhoneHour ?? 10,
     },
     resetTokenExpiryMinutes: identity.resetTokenExpiryMinutes ?? 30,
-    resetMail: { perNetwork: 3, perEmail: 10, perEmailMinutes: 60, knownNetworkDays: 30 },
+    resetMail: {
+      perNetwork: identity.resetMail?.perNetwork ?? 3,
+      perEmail: identity.resetMail?.perEmail ?? 10,
+      perEmailMinutes: identity.resetMail?.perEmailMinutes ?? 60,
+      knownNetworkDays: identity.resetMail?.knownNetworkDays ?? 30,
+    },
     inviteExpiryMinutes: identity.inviteExpiryMinutes ?? 10_080,
     sessionMinutes: {
       login: session.loginMinutes ?? 1440,
