@@ -142,21 +142,28 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 // Notices from now on are heard; versions changed before are in the baseline.
 await cluster?.listen()
+// GET /api/ready answers 503 'starting' until the warm-up below is done; /api/health answers at
+// once (the warm-up runs in worker threads and in slices between requests).
+const warming = app.readiness.hold()
 await app.listen({ port, host })
 await cluster?.leader.start()
 app.log.info(
   { store: opened.kind, dataDir, demo, startupMs: Math.round(performance.now() - started) },
-  'emberline ready',
+  'emberline listening (warming up)',
 )
 // Build the tile indexes in a worker thread (tiles are served from the store meanwhile), and
 // the records indexes now rather than on the first requests.
 const warmStart = performance.now()
-tileIndexesOf(store)
+const tileWarm = tileIndexesOf(store)
   .warm()
   .then(
     () => app.log.info({ ms: Math.round(performance.now() - warmStart) }, 'tile indexes ready'),
     (err: unknown) => app.log.error(err, 'tile index build failed (tiles are served from the store)'),
   )
-setImmediate(() => {
-  Promise.resolve(store.warm()).catch((err: unknown) => app.log.error(err, 'records index warm-up failed'))
+const recordsWarm = new Promise((resolve) => setImmediate(resolve))
+  .then(() => store.warm())
+  .catch((err: unknown) => app.log.error(err, 'records index warm-up failed'))
+void Promise.all([tileWarm, recordsWarm]).then(() => {
+  warming()
+  app.log.info({ startupMs: Math.round(performance.now() - started) }, 'emberline ready')
 })

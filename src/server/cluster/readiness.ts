@@ -18,6 +18,8 @@ const PROBE_TIMEOUT_MS = 2000
  */
 export class Readiness {
   private current: ReadinessState = 'starting'
+  private started = false
+  private readonly holds = new Set<symbol>()
 
   constructor(private readonly probe: () => Promise<unknown> = async () => undefined) {}
 
@@ -25,9 +27,28 @@ export class Readiness {
     return this.current
   }
 
-  /** Started: ready unless draining already. */
+  /** Started: ready unless draining already, or once the work still held (`hold`) is done. */
   markReady(): void {
-    if (this.current === 'starting') this.current = 'ready'
+    this.started = true
+    this.settle()
+  }
+
+  /**
+   * Keeps the server 'starting' (GET /api/ready 503) until the returned release is called: work
+   * that runs after listen (main.ts's warm-up) and without which the server would answer slowly.
+   * /api/health answers meanwhile.
+   */
+  hold(): () => void {
+    const key = Symbol('hold')
+    this.holds.add(key)
+    return () => {
+      this.holds.delete(key)
+      this.settle()
+    }
+  }
+
+  private settle(): void {
+    if (this.current === 'starting' && this.started && this.holds.size === 0) this.current = 'ready'
   }
 
   /** Shutting down: not ready from now on. */

@@ -205,9 +205,15 @@ export class SqliteStore implements AppStore {
     return tileRows(this.db, mustDataset(this.catalog, id))
   }
 
-  /** Builds the records indexes of every dataset (tile indexes: src/server/tiles/tileIndexes.ts). */
-  warm(): void {
-    for (const d of this.catalog.datasets) this.columnIndex(d.id)
+  /**
+   * Builds the records indexes of every dataset (tile indexes: src/server/tiles/tileIndexes.ts),
+   * one dataset per turn of the event loop, so requests are answered between them.
+   */
+  async warm(): Promise<void> {
+    for (const d of this.catalog.datasets) {
+      await new Promise((resolve) => setImmediate(resolve))
+      this.columnIndex(d.id)
+    }
   }
 
   featuresInBox(

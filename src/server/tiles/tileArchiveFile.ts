@@ -106,13 +106,16 @@ function sameStamp(a: ArchiveStamp, b: ArchiveStamp): boolean {
 /** Reads an archive rendered for exactly `stamp`; null when missing, stale or unreadable. */
 export async function readTileArchive(file: string, stamp: ArchiveStamp): Promise<ReadArchive | null> {
   try {
-    return parse(await fs.promises.readFile(file), stamp)
+    return await parse(await fs.promises.readFile(file), stamp)
   } catch {
     return null
   }
 }
 
-function parse(buf: Buffer, stamp: ArchiveStamp): ReadArchive | null {
+/** Tiles parsed between two turns of the event loop (a server reads archives after listen). */
+const PARSE_SLICE = 2048
+
+async function parse(buf: Buffer, stamp: ArchiveStamp): Promise<ReadArchive | null> {
   if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) return null
   const headLen = buf.readUInt32LE(8)
   const header = JSON.parse(buf.toString('utf8', 16, 16 + headLen)) as Header
@@ -132,6 +135,7 @@ function parse(buf: Buffer, stamp: ArchiveStamp): ReadArchive | null {
   if (off + (offsets[n] as number) > buf.length) return null
   const tiles: ArchivedTile[] = []
   for (let i = 0; i < n; i++) {
+    if (i > 0 && i % PARSE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve))
     const key = keys[i] as number
     const z = Math.floor(key / 2 ** 48)
     const x = Math.floor((key - z * 2 ** 48) / 2 ** 24)

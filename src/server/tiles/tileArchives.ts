@@ -75,7 +75,7 @@ export class TileArchives {
         missing.push(source.id)
         continue
       }
-      this.adopt(source.id, read.stamp, read, read.tiles)
+      await this.adoptInSlices(source.id, read.stamp, read, read.tiles)
     }
     return missing
   }
@@ -108,14 +108,24 @@ export class TileArchives {
     const tag = createHash('sha1').update(JSON.stringify(stamp)).digest('base64url').slice(0, 10)
     const tiles = new Map<number, ServedTile>()
     for (const t of archived) {
-      const empty = t.features === 0 || t.gz.length === 0
-      tiles.set(tileKey(t.z, t.x, t.y), {
-        gz: empty ? null : t.gz,
-        raw: null,
-        etag: `"a${tag}-${t.z}-${t.x}-${t.y}"`,
-        features: empty ? 0 : t.features,
-        mode: t.mode,
-      })
+      tiles.set(tileKey(t.z, t.x, t.y), servedTile(tag, t))
+    }
+    this.bySource.set(sourceId, { stamp, minZoom: zooms.minZoom, maxZoom: zooms.maxZoom, tiles })
+  }
+
+  /** `adopt`, yielding to requests every few thousand tiles (archives are read after listen). */
+  private async adoptInSlices(
+    sourceId: string,
+    stamp: ArchiveStamp,
+    zooms: ArchiveZooms,
+    archived: readonly ArchivedTile[],
+  ): Promise<void> {
+    const tag = createHash('sha1').update(JSON.stringify(stamp)).digest('base64url').slice(0, 10)
+    const tiles = new Map<number, ServedTile>()
+    for (let i = 0; i < archived.length; i++) {
+      if (i > 0 && i % 4096 === 0) await new Promise((resolve) => setImmediate(resolve))
+      const t = archived[i] as ArchivedTile
+      tiles.set(tileKey(t.z, t.x, t.y), servedTile(tag, t))
     }
     this.bySource.set(sourceId, { stamp, minZoom: zooms.minZoom, maxZoom: zooms.maxZoom, tiles })
   }
@@ -123,6 +133,18 @@ export class TileArchives {
   /** Tiles held (for tests and benchmarks). */
   size(sourceId: string): number {
     return this.bySource.get(sourceId)?.tiles.size ?? 0
+  }
+}
+
+/** An archived tile as served (its ETag names the archive's stamp and the tile). */
+function servedTile(tag: string, t: ArchivedTile): ServedTile {
+  const empty = t.features === 0 || t.gz.length === 0
+  return {
+    gz: empty ? null : t.gz,
+    raw: null,
+    etag: `"a${tag}-${t.z}-${t.x}-${t.y}"`,
+    features: empty ? 0 : t.features,
+    mode: t.mode,
   }
 }
 
