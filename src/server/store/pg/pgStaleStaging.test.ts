@@ -41,4 +41,27 @@ describe('stale staging tables (PostgreSQL)', () => {
     expect(await store.info('buildings')).toMatchObject({ count: 0 })
     await store.close()
   })
+
+  it('drops a leftover staging table of any dataset at the start of an import', async () => {
+    const store = await openPgStore(t.url, defaultCatalog(), { max: 2 })
+    try {
+      await t.db.run('CREATE TABLE ds_critical_infrastructure__staging (id bigint, geom bytea)')
+      const ring = [
+        [-106.6, 35.1],
+        [-106.59, 35.1],
+        [-106.59, 35.11],
+        [-106.6, 35.1],
+      ]
+      await store.replaceDataset('buildings', [
+        { geometry: { type: 'Polygon', coordinates: [ring] }, properties: { area_ft2: 1 } },
+      ])
+      const left = await t.db.one<{ t: string | null }>(
+        "SELECT to_regclass('ds_critical_infrastructure__staging')::text AS t",
+      )
+      expect(left?.t).toBeNull()
+      expect(await store.info('buildings')).toMatchObject({ count: 1 })
+    } finally {
+      await store.close()
+    }
+  })
 })

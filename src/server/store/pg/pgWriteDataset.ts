@@ -12,6 +12,7 @@ import { blobToEwkb } from './ewkb'
 import { CopyBinaryWriter } from './copyBinary'
 import { createPgStagingTable, FIXED_COLUMNS, swapInPgStaging } from './pgDatasetTables'
 import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
+import { dropStalePgStaging } from './pgStaleStaging'
 
 /** The channel every server listens on: `{ id, version }` of a dataset replaced (sent at commit). */
 export const DATASET_CHANNEL = 'emberline_dataset'
@@ -107,6 +108,8 @@ export async function pgReplaceDatasetRows(
   rows: Iterable<EncodedRow> | AsyncIterable<EncodedRow>,
   options: ReplaceOptions,
 ): Promise<{ n: number; version: number }> {
+  // Leftover staging tables no running import owns go first (as at every store open).
+  if (!db.inTransaction) await dropStalePgStaging(db)
   return db.tx(async () => {
     await db.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ADVISORY_LOCK_SPACE, `dataset:${d.id}`])
     const staging = await createPgStagingTable(db, d)
