@@ -1,30 +1,12 @@
-import type { Browser, Page, Route } from 'playwright-core'
+import type { Page, Route } from 'playwright-core'
 import { appConfig } from '../../src/shared/config'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  launchBrowser,
-  loginSelectors,
-  newPage,
-  sharedServer,
-  submitPassword,
-  type TestServer,
-} from './support'
+import { describe, expect, it } from 'vitest'
+import { loginSelectors, newPage, submitPassword, sharedServerAndBrowser } from './support'
 
 // Sign-in with the identity provider down (issue #29 item 5; spec §8: 'Unable to contact our
 // servers.'). The real SDK makes its calls; Playwright cuts one of them off on its way to the
 // bundled provider: a network failure, a proxy's HTML 502, or the provider's own JSON 500.
-let server: TestServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await sharedServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const suite = sharedServerAndBrowser()
 
 const unreachable = 'Unable to contact our servers.'
 
@@ -54,11 +36,11 @@ async function errorText(page: Page): Promise<string> {
 
 describe.each(Object.entries(outages))('sign-in with the identity provider down: %s', (_, cutOff) => {
   it(`says '${unreachable}' at the password step, and the password is kept for a retry`, async () => {
-    const page = await newPage(browser)
+    const page = await newPage(suite.browser)
     await page.route('**/sdk/v1/b2b/passwords/authenticate', cutOff)
-    await submitPassword(page, server)
+    await submitPassword(page, suite.server)
     expect(await errorText(page)).toBe(unreachable)
-    expect(await page.inputValue(loginSelectors.password)).toBe(server.admin.password)
+    expect(await page.inputValue(loginSelectors.password)).toBe(suite.server.admin.password)
     expect(new URL(page.url()).pathname).toBe('/login/Authenticate')
     // The sign-in card says what the product is (brand.tagline).
     expect(await page.textContent('[data-testid="auth-tagline"]')).toBe(appConfig.brand.tagline)
@@ -66,9 +48,9 @@ describe.each(Object.entries(outages))('sign-in with the identity provider down:
   })
 
   it(`says '${unreachable}' at the SMS-code step`, async () => {
-    const page = await newPage(browser)
+    const page = await newPage(suite.browser)
     await page.route('**/sdk/v1/b2b/otps/sms/authenticate', cutOff)
-    await submitPassword(page, server)
+    await submitPassword(page, suite.server)
     await page.waitForSelector(loginSelectors.code, { timeout: 20_000 })
     await page.fill(loginSelectors.code, '123456')
     await page.click(loginSelectors.submit)
