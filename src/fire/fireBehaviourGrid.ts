@@ -1,13 +1,12 @@
 // Fire behaviour on every cell of a landscape (FlamMap's basic fire behaviour run): surface fire from a
 // fuel kernel per fuel model (fuelKernel.ts), crown fire where the canopy can carry it (crownFire()).
 // Pure: the rasters come in as typed arrays already in the core's units (scripts/fire reads LANDFIRE's).
-import { crownFire, criticalSurfaceIntensityBtuPerFtPerS, type FireType } from './crownFire'
+import type { FireType } from './crownFire'
+import { crownAtCell, crownKernel, type CellCrownFire, type CrownKernel } from './crownKernel'
 import type { LengthToWidthFormula } from './fireEllipse'
 import type { FuelMoisturePercent } from './fuelbed'
 import { findFuelModel } from './fuelModels'
 import { emptyCellSurfaceFire, fuelKernel, surfaceAtCell, type FuelKernel } from './fuelKernel'
-import { surfaceFire } from './surfaceFire'
-import { KG_PER_M3_PER_LB_PER_FT3 } from './units'
 import { windAdjustmentFactor } from './windAdjustmentFactor'
 
 /** One landscape, row-major, `width × height` cells. `missing[i] = 1` where an input has no data. */
@@ -89,7 +88,25 @@ export function fireBehaviourGrid(land: Landscape, weather: FireWeather): FireBe
   const crownInputs = cbhs && cbds && land.canopyHeightFt ? { cbhs, cbds } : undefined
   const fmc = weather.foliarMoisturePercent ?? DEFAULT_FOLIAR_MOISTURE_PERCENT
   const cell = emptyCellSurfaceFire()
-  const crownCache = new Map<string, ReturnType<typeof crownFire>>()
+  const crownKernels = new Map<number, CrownKernel>()
+  const surfaceForCrown = {
+    rosFtPerMin: 0,
+    heatPerUnitAreaBtuPerFt2: 0,
+    firelineIntensityBtuPerFtPerS: 0,
+    flameLengthFt: 0,
+  }
+  const canopyFuel = {
+    canopyHeightFt: 0,
+    canopyBaseHeightFt: 0,
+    canopyBulkDensityKgPerM3: 0,
+    foliarMoisturePercent: fmc,
+  }
+  const crown: CellCrownFire = {
+    fireType: 1,
+    rosFtPerMin: 0,
+    firelineIntensityBtuPerFtPerS: 0,
+    flameLengthFt: 0,
+  }
   for (let i = 0; i < n; i++) {
     if (land.missing[i]) {
       out.rosFtPerMin[i] = out.flameLengthFt[i] = out.firelineIntensityBtuPerFtPerS[i] = NaN
@@ -122,42 +139,26 @@ export function fireBehaviourGrid(land: Landscape, weather: FireWeather): FireBe
     let ecc = cell.eccentricity
     let type: FireType = ros > 0 ? 1 : 0
     if (crownInputs && type === 1) {
-      const cbh = at(crownInputs.cbhs, i)
-      const cbd = at(crownInputs.cbds, i)
-      const canopyLoad = (cbd / KG_PER_M3_PER_LB_PER_FT3) * Math.max(0, heightFt - cbh)
-      // Only cells whose surface fire reaches Van Wagner's intensity can crown: crownFire() decides them.
-      if (canopyLoad > 0 && fli >= criticalSurfaceIntensityBtuPerFtPerS(cbh, fmc)) {
-        const key = `${k.model.number}|${windMph}|${windFrom}|${slope}|${aspect}|${cover}|${heightFt}|${cbh}|${cbd}`
-        let crown = crownCache.get(key)
-        if (!crown) {
-          const surface = surfaceFire({
-            fuelModel: k.model,
-            moisture: weather.moisture,
-            windSpeedMph: windMph,
-            windHeight: weather.windHeight,
-            windFromDeg: windFrom,
-            slopePercent: slope,
-            aspectDeg: aspect,
-            ...(canopy ? { canopy } : {}),
-            ...(weather.lengthToWidthFormula ? { lengthToWidthFormula: weather.lengthToWidthFormula } : {}),
-          })
-          const canopyFuel = {
-            canopyHeightFt: heightFt,
-            canopyBaseHeightFt: cbh,
-            canopyBulkDensityKgPerM3: cbd,
-            foliarMoisturePercent: fmc,
-          }
-          crown = crownFire(surface, canopyFuel, weather.moisture, windMph)
-          crownCache.set(key, crown)
-        }
-        type = crown.fireType
-        ros = crown.rosFtPerMin
-        fli = crown.firelineIntensityBtuPerFtPerS
-        flame = crown.flameLengthFt
-        if (type === 3) {
-          const lw = crown.crownLengthToWidth
-          ecc = lw > 1 ? Math.sqrt(lw * lw - 1) / lw : 0
-        }
+      let ck = crownKernels.get(windMph)
+      if (!ck) {
+        ck = crownKernel(weather.moisture, windMph)
+        crownKernels.set(windMph, ck)
+      }
+      surfaceForCrown.rosFtPerMin = ros
+      surfaceForCrown.heatPerUnitAreaBtuPerFt2 = k.heatPerUnitAreaBtuPerFt2
+      surfaceForCrown.firelineIntensityBtuPerFtPerS = fli
+      surfaceForCrown.flameLengthFt = flame
+      canopyFuel.canopyHeightFt = heightFt
+      canopyFuel.canopyBaseHeightFt = at(crownInputs.cbhs, i)
+      canopyFuel.canopyBulkDensityKgPerM3 = at(crownInputs.cbds, i)
+      crownAtCell(ck, surfaceForCrown, canopyFuel, crown)
+      type = crown.fireType
+      ros = crown.rosFtPerMin
+      fli = crown.firelineIntensityBtuPerFtPerS
+      flame = crown.flameLengthFt
+      if (type === 3) {
+        const lw = ck.crownLengthToWidth
+        ecc = lw > 1 ? Math.sqrt(lw * lw - 1) / lw : 0
       }
     }
     out.rosFtPerMin[i] = ros
