@@ -23,6 +23,7 @@ import {
   reserveAttempt,
   sessionLength,
 } from './guards'
+import { isLoopbackHost } from '../http/loopbackHost'
 
 export interface PasswordLogin {
   organizationId: string
@@ -75,9 +76,6 @@ export interface ResetStart {
   codeChallenge: string | null
 }
 
-/** Hosts a reset link may be built from when EMBERLINE_PUBLIC_URL is not set: loopback only. */
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i
-
 /**
  * The base URL of reset links: EMBERLINE_PUBLIC_URL, else the request's own origin only when its
  * host is a loopback address or on EMBERLINE_ALLOWED_HOSTS — never an arbitrary Host header, which
@@ -91,7 +89,7 @@ export function resetLinkBase(ctx: IdentityContext, requestOrigin: string): stri
   } catch {
     return null
   }
-  return LOOPBACK.test(host) || ctx.allowedHosts.includes(host) ? requestOrigin : null
+  return isLoopbackHost(host) || ctx.allowedHosts.includes(host) ? requestOrigin : null
 }
 
 /** The reset link: the base (resetLinkBase) + the app's reset route (or a same-origin redirect). */

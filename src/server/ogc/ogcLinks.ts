@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { isLoopbackHost } from '../http/loopbackHost'
 
 export interface Link {
   href: string
@@ -22,7 +23,6 @@ export interface LinkSettings {
   listenUrl: string
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i
 const WILDCARD = /^(0\.0\.0\.0|::|\[::\])?$/
 
 /** The link settings of an environment (the same variables the reset and alert links read). */
@@ -48,7 +48,7 @@ export function linkSettings(env: Record<string, string | undefined>): LinkSetti
 export function linkBase(protocol: string, host: string, settings: LinkSettings): string {
   if (settings.publicUrl) return settings.publicUrl
   const h = host.toLowerCase()
-  if (LOOPBACK.test(h) || settings.allowedHosts.includes(h)) return `${protocol}://${h}`
+  if (isLoopbackHost(h) || settings.allowedHosts.includes(h)) return `${protocol}://${h}`
   return settings.listenUrl
 }
 
