@@ -69,7 +69,7 @@ export function buildIndex(ctx: CheckContext, app: AppConfig, layers: LayersConf
     },
     sourceFields(sourceId) {
       const source = sources.get(sourceId)
-      return source && source.type !== 'png' ? fieldsOf(source.dataset) : undefined
+      return source && 'dataset' in source ? fieldsOf(source.dataset) : undefined
     },
   }
 }

@@ -1,3 +1,4 @@
+import type { WmsSource, XyzSource } from '../../src/generated/types'
 import type { CatalogueIndex } from './catalogueIndex'
 
 const L = 'layers'
@@ -96,16 +97,35 @@ function checkSources(ix: CatalogueIndex): void {
   const paths = new Map<string, string>()
   ix.layers.sources.forEach((src, i) => {
     const at = ['sources', i]
+    if ('minzoom' in src && src.minzoom > src.maxzoom) {
+      ix.ctx.report(L, [...at, 'minzoom'], `minzoom ${src.minzoom} is above maxzoom ${src.maxzoom}`)
+    }
+    if (src.type === 'xyz' || src.type === 'wms') return checkExternalSource(ix, src, at)
     const key = `${src.type}:${src.path}`
     const other = paths.get(key)
     if (other !== undefined) ix.ctx.report(L, [...at, 'path'], `path '${src.path}' is already used by ${src.type} source '${other}'`)
     else paths.set(key, src.id)
     if (src.type === 'png') ix.ctx.ref(L, [...at, 'grid'], src.grid, ix.grids, 'grid')
     else ix.ctx.ref(L, [...at, 'dataset'], src.dataset, ix.datasets, 'dataset')
-    if (src.type !== 'wind' && src.minzoom > src.maxzoom) {
-      ix.ctx.report(L, [...at, 'minzoom'], `minzoom ${src.minzoom} is above maxzoom ${src.maxzoom}`)
-    }
   })
+}
+
+const RESERVED_WMS = new Set(['service', 'request', 'version', 'layers', 'styles', 'format', 'transparent', 'crs', 'srs', 'bbox', 'width', 'height'])
+
+/** Another server's source (xyz, wms): env placeholders well formed, no GetMap parameter given twice. */
+function checkExternalSource(ix: CatalogueIndex, src: XyzSource | WmsSource, at: (string | number)[]): void {
+  const texts: [(string | number)[], string][] = [[[...at, 'url'], src.url]]
+  for (const [k, v] of Object.entries(src.headers ?? {})) texts.push([[...at, 'headers', k], v])
+  for (const [k, v] of Object.entries(src.query ?? {})) texts.push([[...at, 'query', k], v])
+  for (const [where, text] of texts) {
+    const stray = text.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, '')
+    if (stray.includes('${')) ix.ctx.report(L, where, `'\${' must start a placeholder \${NAME} (letters, digits, _)`)
+  }
+  if (src.type !== 'wms') return
+  for (const k of Object.keys(src.params ?? {})) {
+    if (RESERVED_WMS.has(k.toLowerCase())) ix.ctx.report(L, [...at, 'params', k], `'${k}' is set by the proxy (use the source's own option)`)
+  }
+  if (/[?&](request|service)=/i.test(src.url)) ix.ctx.report(L, [...at, 'url'], `give the WMS service URL without REQUEST/SERVICE parameters`)
 }
 
 /** Scales, legends, icons, datasets, grids and sources of layers.yaml. */

@@ -5,13 +5,13 @@ const L = 'layers'
 type At = (string | number)[]
 
 /** The source kind each paint kind draws from. */
-const PAINT_SOURCE: Record<Paint['type'], Source['type']> = {
-  line: 'mvt',
-  fill: 'mvt',
-  circle: 'mvt',
-  icon: 'mvt',
-  raster: 'png',
-  particles: 'wind',
+const PAINT_SOURCE: Record<Paint['type'], readonly Source['type'][]> = {
+  line: ['mvt'],
+  fill: ['mvt'],
+  circle: ['mvt'],
+  icon: ['mvt'],
+  raster: ['png', 'xyz', 'wms'],
+  particles: ['wind'],
 }
 
 /** Reports a field name that the map layer's dataset does not have. */
@@ -28,8 +28,9 @@ export function checkCondition(ix: CatalogueIndex, at: At, cond: FeatureConditio
 
 function checkPaint(ix: CatalogueIndex, at: At, paint: Paint, source: Source | undefined, fields: Map<string, string> | undefined): void {
   const p = [...at, 'paint']
-  if (source && PAINT_SOURCE[paint.type] !== source.type) {
-    ix.ctx.report(L, [...p, 'type'], `paint '${paint.type}' needs a ${PAINT_SOURCE[paint.type]} source, but '${source.id}' is ${source.type}`)
+  const kinds = PAINT_SOURCE[paint.type]
+  if (source && !kinds.includes(source.type)) {
+    ix.ctx.report(L, [...p, 'type'], `paint '${paint.type}' needs a ${kinds.join(', ').replace(/, (?=[^,]*$)/, ' or ')} source, but '${source.id}' is ${source.type}`)
   }
   if (paint.type === 'fill' || paint.type === 'circle') {
     if (paint.color === undefined && paint.scale === undefined) ix.ctx.report(L, p, `a ${paint.type} paint needs 'color' or 'scale'`)
@@ -57,7 +58,7 @@ function checkMapLayer(ix: CatalogueIndex, ml: MapLayer, i: number): void {
   checkPaint(ix, at, ml.paint, source, fields)
   ix.ctx.ref(L, [...at, 'legend'], ml.legend, ix.legends, 'legend')
   if (ml.popup) {
-    if (source?.type === 'png') ix.ctx.report(L, [...at, 'popup'], `raster map layers have no features to pop up`, true)
+    if (source && !('dataset' in source)) ix.ctx.report(L, [...at, 'popup'], `raster map layers have no features to pop up`, true)
     const title = ml.popup.title
     if (/^[a-z][a-z0-9_]*$/.test(title)) checkField(ix, [...at, 'popup', 'title'], title, fields, ml.source)
     ml.popup.fields.forEach((f, k) => {

@@ -33,6 +33,7 @@ import { ogcRoutes } from './ogc/ogcRoutes'
 import { tileJsonRoutes } from './ogc/tileJsonRoutes'
 import { exportRoutes, type ExportRoutesOptions } from './export/exportRoutes'
 import { clusterPlugin, type ClusterOptions } from './cluster/clusterPlugin'
+import { sourceRoutes, type SourceRoutesOptions } from './sources/sourceRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +68,8 @@ export interface AppOptions {
   cluster?: ClusterOptions
   /** Export limits (default: config/app.yaml `exports`) and temp dir. */
   exports?: ExportRoutesOptions
+  /** Other servers' sources proxied at /api/sources/<id>/ (default: xyz/wms of config/layers.yaml). */
+  sources?: SourceRoutesOptions
 }
 
 /**
@@ -145,6 +148,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tileJsonRoutes)
   await app.register(exportRoutes, opts.exports ?? {})
   await app.register(feedRoutes)
+  await app.register(sourceRoutes, opts.sources ?? {})
 
   await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)
   return app

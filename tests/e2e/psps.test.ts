@@ -14,7 +14,7 @@ interface EventBody {
 const settings = operationsConfig.psps!
 /** Tile path of the vector source drawing a dataset (no demoPath for the PSPS lines). */
 const tileSource = (dataset: string) =>
-  layersConfig.sources.find((s) => s.type === 'mvt' && 'dataset' in s && s.dataset === dataset)!.path
+  layersConfig.sources.flatMap((s) => (s.type === 'mvt' && s.dataset === dataset ? [s.path] : []))[0]!
 const summed = settings.columns.filter((c) => c.total === 'sum')
 const keyField = settings.columns[0]!.field
 /** The machine is shared: answers can take a few seconds. */

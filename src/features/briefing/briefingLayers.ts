@@ -49,7 +49,7 @@ export function layerLegends(layer: LayerDefinition, state: BriefingLayerState):
 /** The datasets and grids behind what the layer draws. */
 export function layerSources(layer: LayerDefinition, state: BriefingLayerState): LayerSources {
   const sources = drawnMapLayers(layer, state).map((id) => sourceById(mapLayerById(id).source))
-  const datasets = unique(sources.flatMap((s) => (s.type === 'png' ? [] : [s.dataset])))
+  const datasets = unique(sources.flatMap((s) => ('dataset' in s ? [s.dataset] : [])))
   const grids = unique(sources.flatMap((s) => (s.type === 'png' ? [s.grid] : []))).map((id) => ({
     id,
     hourly: (gridById(id).hourly ?? 0) > 1,

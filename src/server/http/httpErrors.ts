@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'too_many_requests'
+  | 'bad_gateway'
+  | 'gateway_timeout'
   | 'internal'
 
 /** The error code of an HTTP status (4xx without a code of their own are bad_request). */
@@ -40,6 +42,10 @@ export function errorCodeOf(status: number): ErrorCode {
       return 'unsupported_media_type'
     case 429:
       return 'too_many_requests'
+    case 502:
+      return 'bad_gateway'
+    case 504:
+      return 'gateway_timeout'
     default:
       return status >= 500 ? 'internal' : 'bad_request'
   }

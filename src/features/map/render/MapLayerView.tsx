@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { mapLayerById, sourceOfType } from '../../../shared/config'
+import { mapLayerById, sourceById, sourceOfType } from '../../../shared/config'
 import { compilePaintStyle, type CompileOptions } from '../style/compilePaintStyle'
 import { WindParticleLayer } from '../wind/WindParticleLayer'
 import type { DrawItem } from './drawList'
@@ -7,7 +7,7 @@ import { withForecastHour } from './hourlyTileUrl'
 import { paneFor } from './panes'
 import type { PickRegistry } from './pickRegistry'
 import { RasterTileLayer } from './RasterTileLayer'
-import { tileUrlTemplate } from './tileUrlTemplate'
+import { proxiedTileUrl, tileUrlTemplate } from './tileUrlTemplate'
 import { VectorTileLayer } from './VectorTileLayer'
 
 export interface MapLayerViewProps {
@@ -65,18 +65,23 @@ export function MapLayerView({
         />
       )
     case 'raster': {
-      const source = sourceOfType(mapLayer.source, 'png')
+      const source = sourceById(mapLayer.source)
+      const external = source.type === 'xyz' || source.type === 'wms'
+      const png = external ? null : sourceOfType(mapLayer.source, 'png')
       return (
         <RasterTileLayer
           url={
             serviceTiles.get(mapLayer.id) ??
-            withForecastHour(tileUrlTemplate(source, demo), source, forecastHour)
+            (external
+              ? proxiedTileUrl(source)
+              : withForecastHour(tileUrlTemplate(png!, demo), source, forecastHour))
           }
           opacity={style.opacity * item.intensity}
           pane={pane}
-          minZoom={source.minzoom}
-          maxNativeZoom={source.maxzoom}
-          tileSize={source.tileSize}
+          minZoom={external ? source.minzoom : png!.minzoom}
+          maxNativeZoom={external ? source.maxzoom : png!.maxzoom}
+          tileSize={external ? 256 : png!.tileSize}
+          attribution={external ? source.attribution : undefined}
           className={`el-layer-${mapLayer.id}`}
           order={order}
         />

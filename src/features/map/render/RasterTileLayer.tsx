@@ -11,6 +11,8 @@ export interface RasterTileLayerProps {
   readonly minZoom?: number
   readonly maxNativeZoom?: number
   readonly tileSize?: number
+  /** The provider's credit (external sources); shown in the map's attribution control. */
+  readonly attribution?: string
   readonly className: string
   /** Draw order in the map (bottom first): the layer's stacking within its pane. */
   readonly order: number
@@ -29,6 +31,7 @@ export function RasterTileLayer({
   minZoom,
   maxNativeZoom,
   tileSize,
+  attribution,
   className,
   order,
 }: RasterTileLayerProps) {
@@ -52,7 +55,7 @@ export function RasterTileLayer({
         tileSize: tileSize ?? 256,
         zIndex: stackIndex(orderRef.current),
         className,
-        attribution: '',
+        attribution: attribution ?? '',
       })
     const first = make(urlRef.current)
     first.once('tileload', markMapDrawn)
@@ -81,7 +84,7 @@ export function RasterTileLayer({
       for (const old of staleRef.current) old.remove()
       staleRef.current = []
     }
-  }, [map, pane, minZoom, maxNativeZoom, tileSize, className])
+  }, [map, pane, minZoom, maxNativeZoom, tileSize, attribution, className])
 
   useEffect(() => {
     urlRef.current = url

@@ -1,7 +1,16 @@
-import type { MvtSource, PngSource } from '../../../shared/config'
+import type { MvtSource, PngSource, WmsSource, XyzSource } from '../../../shared/config'
 
 /** Tile URL template of a source: `/api/tiles/<path or demoPath>/<mvt|png>/{z}/{x}/{y}`. */
 export function tileUrlTemplate(source: MvtSource | PngSource, demo: boolean): string {
   const path = demo && source.demoPath ? source.demoPath : source.path
   return `/api/tiles/${path}/${source.type}/{z}/{x}/{y}`
+}
+
+/**
+ * Tile URL template of another server's raster source: always our proxy
+ * `/api/sources/<id>/tiles/{z}/{x}/{y}` (the upstream URL and its credentials stay on the server,
+ * and the CSP keeps `img-src` to our origin).
+ */
+export function proxiedTileUrl(source: XyzSource | WmsSource): string {
+  return `/api/sources/${encodeURIComponent(source.id)}/tiles/{z}/{x}/{y}`
 }

@@ -1,0 +1,127 @@
+import http from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+import { guardedLookup, refusedAddressReason, RefusedUpstream } from './upstreamAddress'
+
+export interface UpstreamRequest {
+  readonly url: URL
+  /** The one host (host:port) this source may reach; redirects elsewhere are refused. */
+  readonly allowedHost: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly timeoutMs: number
+  readonly maxBytes: number
+  readonly allowPrivateNetwork: boolean
+}
+
+export interface UpstreamAnswer {
+  readonly status: number
+  readonly headers: http.IncomingHttpHeaders
+  readonly body: Buffer
+}
+
+/** The upstream failed (502) or did not answer in time (504); the message says why. */
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly statusCode: 502 | 504,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const MAX_REDIRECTS = 3
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/**
+ * GETs an upstream URL with the source's credentials: only its declared host, redirects followed
+ * by hand and only to that host, every resolved address checked (see guardedLookup), one deadline
+ * for the whole exchange, the body capped at maxBytes. Throws UpstreamFailure (502/504).
+ */
+export async function fetchUpstream(req: UpstreamRequest): Promise<UpstreamAnswer> {
+  const deadline = Date.now() + req.timeoutMs
+  let url = req.url
+  for (let hop = 0; ; hop++) {
+    checkTarget(url, req)
+    const answer = await getOnce(url, req, deadline)
+    const location = answer.headers.location
+    if (!REDIRECTS.has(answer.status) || location === undefined) return answer
+    if (hop >= MAX_REDIRECTS) throw new UpstreamFailure(502, `more than ${MAX_REDIRECTS} redirects`)
+    const next = new URL(location, url)
+    if (next.host !== req.allowedHost || !/^https?:$/.test(next.protocol)) {
+      throw new UpstreamFailure(
+        502,
+        `redirect to ${next.host || next.protocol} refused: only ${req.allowedHost} is allowed for this source`,
+      )
+    }
+    url = next
+  }
+}
+
+function checkTarget(url: URL, req: UpstreamRequest): void {
+  if (url.host !== req.allowedHost)
+    throw new UpstreamFailure(502, `host ${url.host} is not allowed for this source`)
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (net.isIP(host) && !req.allowPrivateNetwork) {
+    const why = refusedAddressReason(host)
+    if (why !== null)
+      throw new UpstreamFailure(502, `${host} is a ${why} address; not allowed for this source`)
+  }
+}
+
+function getOnce(url: URL, req: UpstreamRequest, deadline: number): Promise<UpstreamAnswer> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http
+    const timeLeft = Math.max(1, deadline - Date.now())
+    let settled = false
+    const fail = (e: UpstreamFailure) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      request.destroy()
+      reject(e)
+    }
+    const request = client.get(
+      url,
+      {
+        headers: { ...req.headers, 'user-agent': 'Emberline source proxy' },
+        lookup: guardedLookup(req.allowPrivateNetwork),
+      },
+      (res) => {
+        const declared = Number(res.headers['content-length'])
+        if (Number.isFinite(declared) && declared > req.maxBytes) {
+          return fail(
+            new UpstreamFailure(
+              502,
+              `upstream body of ${declared} bytes is above this source's limit of ${req.maxBytes}`,
+            ),
+          )
+        }
+        const chunks: Buffer[] = []
+        let total = 0
+        res.on('data', (chunk: Buffer) => {
+          total += chunk.length
+          if (total > req.maxBytes)
+            return fail(
+              new UpstreamFailure(502, `upstream body is above this source's limit of ${req.maxBytes} bytes`),
+            )
+          chunks.push(chunk)
+        })
+        res.on('end', () => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) })
+        })
+        res.on('error', (e) => fail(new UpstreamFailure(502, `upstream answer interrupted: ${e.message}`)))
+      },
+    )
+    const timer = setTimeout(
+      () => fail(new UpstreamFailure(504, `upstream did not answer within ${req.timeoutMs} ms`)),
+      timeLeft,
+    )
+    request.on('error', (e) => {
+      if (e instanceof RefusedUpstream) return fail(new UpstreamFailure(502, e.message))
+      fail(new UpstreamFailure(502, `cannot reach upstream ${url.host}: ${e.message}`))
+    })
+  })
+}
