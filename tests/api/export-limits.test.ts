@@ -47,6 +47,8 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
+  // Downloads this file abandoned on purpose may still hold a socket: close them with the app.
+  t?.app.server.closeAllConnections()
   await t?.close()
 }, 60_000)
 
