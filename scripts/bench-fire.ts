@@ -225,7 +225,7 @@ await benchGrid()
     aspectDeg: new Float32Array(n),
     missing: new Uint8Array(n),
   }
-  await benchSpread('uniform GR2 grass, 25 mph (the fire runs the window)', grass, side, {
+  await benchSpread('uniform GR2 grass, 25 mph', grass, side, {
     ...WEATHER,
     windSpeedMph: 25,
   })

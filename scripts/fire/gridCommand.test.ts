@@ -154,6 +154,36 @@ describe('npm run fire -- grid', { timeout: 120_000 }, () => {
     expect([...seen].sort()).toEqual([1, 2, 3])
   })
 
+  it('--wind-speed-limit caps the effective wind speed as surfaceFire({ applyWindSpeedLimit }) does', () => {
+    const limited = path.join(dir, 'limited')
+    const args = ['grid', ...LANDSCAPE, ...WEATHER, '--wind-speed-limit', '--out', limited]
+    args[args.indexOf('--wind') + 1] = '200'
+    const run = fire(args)
+    expect(run.stderr).toBe('')
+    const ros = readAscii(path.join(limited, 'ros_ch_h.tif')).values
+    // Row 3 has no canopy bulk density, so surface fire; its last cell has no canopy cover (unsheltered).
+    let exceeded = 0
+    for (let col = 0; col < 7; col++) {
+      const cover = COVER[3]![col]!
+      const inputs = {
+        fuelModel: findFuelModel(FUEL[3]![col]!)!,
+        moisture: MOISTURE,
+        windSpeedMph: 200,
+        windHeight: '20ft' as const,
+        windFromDeg: 270,
+        slopePercent: slopePercentFromDeg(SLOPE_DEG[3]![col]!),
+        aspectDeg: Math.max(0, ASPECT[3]![col]!),
+        ...(cover > 0 ? { canopy: { coverPercent: cover, heightFt: 20 * FT_PER_M } } : {}),
+      }
+      const capped = surfaceFire({ ...inputs, applyWindSpeedLimit: true })
+      expect(rel(ros[3]![col]!, capped.rosFtPerMin / FT_PER_MIN_PER_CH_PER_H), `column ${col}`).toBeLessThan(
+        1e-5,
+      )
+      if (capped.windLimitExceeded) exceeded++
+    }
+    expect(exceeded).toBeGreaterThan(0)
+  })
+
   it('refuses a raster that is not on the fuel grid, naming the option and the file', () => {
     const shifted = writeRaster(dir, 'slope-shifted', SLOPE_DEG, { type: 'Int16', originX: -999_970 })
     const args = ['grid', ...LANDSCAPE, ...WEATHER, '--out', path.join(dir, 'bad')]

@@ -21,7 +21,8 @@ export const GRID_USAGE = `usage: npm run fire -- grid --fuel <GeoTIFF> --fuel-m
     [--canopy-cover <GeoTIFF, %> --canopy-height <GeoTIFF, 0.1 m>
      --canopy-base-height <GeoTIFF, 0.1 m> --canopy-bulk-density <GeoTIFF, 0.01 kg/m3>]
     --moisture <1h,10h,100h,herb,woody in %> [--foliar-moisture <%, default 100>]
-    --wind <mph> --wind-from <degrees the wind blows from> --wind-height 20ft|midflame --out <directory>`
+    --wind <mph> --wind-from <degrees the wind blows from> --wind-height 20ft|midflame
+    [--wind-speed-limit] --out <directory>`
 
 /** The output files and what each holds. */
 export const GRID_OUTPUTS = [

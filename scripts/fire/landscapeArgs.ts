@@ -20,6 +20,7 @@ export const LANDSCAPE_OPTIONS = {
   wind: { type: 'string' },
   'wind-from': { type: 'string' },
   'wind-height': { type: 'string' },
+  'wind-speed-limit': { type: 'boolean' },
   out: { type: 'string' },
 } as const
 
@@ -183,6 +184,7 @@ export function readWeatherBase(
   return {
     moisture: parseMoisture(required(values, 'moisture')),
     windHeight,
+    applyWindSpeedLimit: values['wind-speed-limit'] === true,
     ...(typeof fmc === 'string'
       ? { foliarMoisturePercent: numberIn(fmc, 'foliar-moisture', 30, 300, 'a foliar moisture in %') }
       : {}),

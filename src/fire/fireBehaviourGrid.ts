@@ -35,6 +35,8 @@ export interface FireWeather {
   readonly windHeight: 'midflame' | '20ft'
   readonly foliarMoisturePercent?: number
   readonly lengthToWidthFormula?: LengthToWidthFormula
+  /** Cap the effective wind speed at 0.9 I_R, as FlamMap does; off by default, as surfaceFire(). */
+  readonly applyWindSpeedLimit?: boolean
 }
 
 /** The outputs per cell. Where `missing`, every value is NaN; non-burnable cells spread at 0. */
@@ -132,7 +134,16 @@ export function fireBehaviourGrid(land: Landscape, weather: FireWeather): FireBe
           : k.unshelteredWaf
     const slope = at(land.slopePercent, i)
     const aspect = at(land.aspectDeg, i)
-    surfaceAtCell(k, waf * windMph, windFrom, slope, aspect, cell, weather.lengthToWidthFormula)
+    surfaceAtCell(
+      k,
+      waf * windMph,
+      windFrom,
+      slope,
+      aspect,
+      cell,
+      weather.lengthToWidthFormula,
+      weather.applyWindSpeedLimit,
+    )
     let ros = cell.rosFtPerMin
     let fli = cell.firelineIntensityBtuPerFtPerS
     let flame = cell.flameLengthFt

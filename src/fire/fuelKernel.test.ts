@@ -19,12 +19,13 @@ describe('fuelKernel + surfaceAtCell', () => {
           liveHerbPercent: fc.double({ min: 30, max: 300, noNaN: true }),
           liveWoodyPercent: fc.double({ min: 30, max: 300, noNaN: true }),
         }),
-        fc.double({ min: 0, max: 40, noNaN: true }),
+        fc.double({ min: 0, max: 80, noNaN: true }),
         fc.double({ min: 0, max: 359.99, noNaN: true }),
         fc.double({ min: 0, max: 150, noNaN: true }),
         fc.double({ min: 0, max: 359.99, noNaN: true }),
         fc.constantFrom('anderson1983' as const, 'behaveLibrary' as const),
-        (fuelModel, moisture, wind, windFrom, slope, aspect, formula) => {
+        fc.boolean(),
+        (fuelModel, moisture, wind, windFrom, slope, aspect, formula, limit) => {
           const ref = surfaceFire({
             fuelModel,
             moisture,
@@ -34,9 +35,10 @@ describe('fuelKernel + surfaceAtCell', () => {
             slopePercent: slope,
             aspectDeg: aspect,
             lengthToWidthFormula: formula,
+            applyWindSpeedLimit: limit,
           })
           const k = fuelKernel(fuelModel, moisture)
-          const c = surfaceAtCell(k, wind, windFrom, slope, aspect, emptyCellSurfaceFire(), formula)
+          const c = surfaceAtCell(k, wind, windFrom, slope, aspect, emptyCellSurfaceFire(), formula, limit)
           close(c.rosFtPerMin, ref.rosFtPerMin)
           close(c.firelineIntensityBtuPerFtPerS, ref.firelineIntensityBtuPerFtPerS)
           close(c.flameLengthFt, ref.flameLengthFt)

@@ -24,6 +24,8 @@ export interface FuelKernel {
   /** φ_s = slopeCoefficient × tan²θ. */
   readonly slopeCoefficient: number
   readonly heatPerUnitAreaBtuPerFt2: number
+  /** The effective-wind-speed limit 0.9 I_R, ft/min (Rothermel 1972). */
+  readonly windLimitFtPerMin: number
 }
 
 export function fuelKernel(model: FuelModel, moisture: FuelMoisturePercent): FuelKernel {
@@ -44,6 +46,7 @@ export function fuelKernel(model: FuelModel, moisture: FuelMoisturePercent): Fue
     ratioE: bed.relativePackingRatio > 0 ? bed.relativePackingRatio ** -e : 0,
     slopeCoefficient: bed.burnable ? 5.275 * bed.packingRatio ** -0.3 : 0,
     heatPerUnitAreaBtuPerFt2: bed.reactionIntensityBtuPerFt2PerMin * residenceTimeMin,
+    windLimitFtPerMin: 0.9 * bed.reactionIntensityBtuPerFt2PerMin,
   }
 }
 
@@ -71,7 +74,7 @@ export const emptyCellSurfaceFire = (): CellSurfaceFire => ({
 /**
  * surfaceFire() for one cell from its fuel kernel: midflame wind (mph), the direction it blows from, the
  * slope (percent) and the direction it faces. Writes into `out` (no allocation) and answers it. The
- * effective-wind-speed limit is off, as surfaceFire()'s default.
+ * effective-wind-speed limit is off unless `applyWindSpeedLimit`, as surfaceFire()'s.
  */
 export function surfaceAtCell(
   k: FuelKernel,
@@ -81,6 +84,7 @@ export function surfaceAtCell(
   aspectDeg: number,
   out: CellSurfaceFire,
   lengthToWidthFormula: LengthToWidthFormula = 'anderson1983',
+  applyWindSpeedLimit = false,
 ): CellSurfaceFire {
   const r0 = k.noWindNoSlopeRosFtPerMin
   const midflameFtPerMin = midflameWindMph * FT_PER_MIN_PER_MPH
@@ -91,11 +95,15 @@ export function surfaceAtCell(
   const windRate = r0 * phiW
   const x = r0 * phiS + windRate * Math.cos(rel)
   const y = windRate * Math.sin(rel)
-  const ros = r0 + Math.hypot(x, y)
+  let ros = r0 + Math.hypot(x, y)
   let azimuthFromUpslope = normalizeDeg(radToDeg(Math.atan2(y, x)))
   if (azimuthFromUpslope < 0.5) azimuthFromUpslope = 0
   const phiE = r0 > 0 ? ros / r0 - 1 : 0
-  const effectiveFtPerMin = phiE > 0 && k.ratioE > 0 ? (phiE / k.ratioE / k.c) ** (1 / k.b) : 0
+  let effectiveFtPerMin = phiE > 0 && k.ratioE > 0 ? (phiE / k.ratioE / k.c) ** (1 / k.b) : 0
+  if (applyWindSpeedLimit && effectiveFtPerMin > k.windLimitFtPerMin) {
+    effectiveFtPerMin = k.windLimitFtPerMin
+    ros = r0 * (1 + k.c * k.windLimitFtPerMin ** k.b * k.ratioE)
+  }
   out.rosFtPerMin = ros
   out.maxSpreadDirDeg = normalizeDeg(azimuthFromUpslope + aspectDeg + 180)
   out.effectiveWindSpeedMph = effectiveFtPerMin / FT_PER_MIN_PER_MPH
