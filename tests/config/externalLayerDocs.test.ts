@@ -1,0 +1,47 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse, stringify } from 'yaml'
+import { compileConfig } from '../../scripts/config/compileConfig'
+
+// Each `# example: <kind>` block of docs/external-layers.md, its lists appended to those of
+// config/layers.yaml, compiles without a problem (what the page promises the analyst).
+const root = path.resolve(import.meta.dirname, '../..')
+const page = fs.readFileSync(path.join(root, 'docs/external-layers.md'), 'utf8')
+const examples = [...page.matchAll(/```yaml\n# example: ([a-z-]+)\n([\s\S]*?)```/g)].map((m) => ({
+  kind: m[1]!,
+  text: m[2]!,
+}))
+
+function withExample(text: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-external-'))
+  for (const f of fs.readdirSync(path.join(root, 'config'))) {
+    fs.copyFileSync(path.join(root, 'config', f), path.join(dir, f))
+  }
+  const layers = parse(fs.readFileSync(path.join(dir, 'layers.yaml'), 'utf8')) as Record<string, unknown[]>
+  const example = parse(text) as Record<string, unknown[]>
+  for (const [key, items] of Object.entries(example)) layers[key] = [...(layers[key] ?? []), ...items]
+  fs.writeFileSync(path.join(dir, 'layers.yaml'), stringify(layers))
+  return dir
+}
+
+describe('docs/external-layers.md examples', () => {
+  it('has one example for xyz and one for wms', () => {
+    expect(examples.map((e) => e.kind)).toEqual(['xyz', 'wms'])
+  })
+
+  it.each(examples)('the $kind example validates when appended to config/layers.yaml', ({ kind, text }) => {
+    const dir = withExample(text)
+    try {
+      const result = compileConfig(dir)
+      expect(result.errors).toEqual([])
+      expect(result.ok).toBe(true)
+      if (!result.ok) return
+      const sources = result.config.layers.sources.filter((s) => s.type === kind)
+      expect(sources).toHaveLength(1)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
