@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { crownFire } from './crownFire'
-import { crownAtCell, crownKernel, type CellCrownFire } from './crownKernel'
+import { crownAtCell, crownKernel, crownKernelFromModel10, type CellCrownFire } from './crownKernel'
+import { fuelKernel } from './fuelKernel'
 import { allFuelModels } from './fuelModels'
 import { surfaceFire } from './surfaceFire'
 
@@ -108,5 +109,28 @@ describe('crownKernel + crownAtCell', () => {
           }
       }
     expect([...types].sort()).toEqual([1, 2, 3])
+  })
+
+  it('crownKernelFromModel10 equals crownKernel (Rothermel’s 3.34 × fuel model 10 at a wind adjustment of 0.4)', () => {
+    const model10 = allFuelModels.find((m) => m.number === 10)!
+    fc.assert(
+      fc.property(
+        fc.record({
+          oneHourPercent: fc.double({ min: 2, max: 30, noNaN: true }),
+          tenHourPercent: fc.double({ min: 2, max: 30, noNaN: true }),
+          hundredHourPercent: fc.double({ min: 2, max: 30, noNaN: true }),
+          liveHerbPercent: fc.double({ min: 30, max: 300, noNaN: true }),
+          liveWoodyPercent: fc.double({ min: 30, max: 300, noNaN: true }),
+        }),
+        fc.double({ min: 0, max: 80, noNaN: true }),
+        (moisture, wind) => {
+          const a = crownKernel(moisture, wind)
+          const b = crownKernelFromModel10(fuelKernel(model10, moisture), wind)
+          close(b.crownRosFtPerMin, a.crownRosFtPerMin)
+          close(b.crownLengthToWidth, a.crownLengthToWidth)
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })

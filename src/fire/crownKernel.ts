@@ -14,6 +14,7 @@ import {
 } from './crownFire'
 import { crownLengthToWidthRatio } from './fireEllipse'
 import type { FuelMoisturePercent } from './fuelbed'
+import { emptyCellSurfaceFire, surfaceAtCell, type FuelKernel } from './fuelKernel'
 import { KG_PER_M3_PER_LB_PER_FT3 } from './units'
 
 /** FlamMap's heat of combustion for crown fuel, 18,000 kJ/kg, in BTU/lb (as crownFire()). */
@@ -28,6 +29,18 @@ export interface CrownKernel {
 export function crownKernel(moisture: FuelMoisturePercent, windSpeed20ftMph: number): CrownKernel {
   return {
     crownRosFtPerMin: rothermelCrownRosFtPerMin(moisture, windSpeed20ftMph),
+    crownLengthToWidth: crownLengthToWidthRatio(windSpeed20ftMph),
+  }
+}
+
+/**
+ * crownKernel() from fuel model 10's fuel kernel under the same moistures (fuelKernel(model 10, moisture)):
+ * no fuelbed per wind speed, for winds that vary from cell to cell.
+ */
+export function crownKernelFromModel10(model10: FuelKernel, windSpeed20ftMph: number): CrownKernel {
+  const fm10 = surfaceAtCell(model10, 0.4 * windSpeed20ftMph, 0, 0, 0, emptyCellSurfaceFire())
+  return {
+    crownRosFtPerMin: 3.34 * fm10.rosFtPerMin,
     crownLengthToWidth: crownLengthToWidthRatio(windSpeed20ftMph),
   }
 }

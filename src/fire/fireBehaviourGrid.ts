@@ -2,7 +2,7 @@
 // fuel kernel per fuel model (fuelKernel.ts), crown fire where the canopy can carry it (crownFire()).
 // Pure: the rasters come in as typed arrays already in the core's units (scripts/fire reads LANDFIRE's).
 import type { FireType } from './crownFire'
-import { crownAtCell, crownKernel, type CellCrownFire, type CrownKernel } from './crownKernel'
+import { crownAtCell, crownKernelFromModel10, type CellCrownFire, type CrownKernel } from './crownKernel'
 import type { LengthToWidthFormula } from './fireEllipse'
 import type { FuelMoisturePercent } from './fuelbed'
 import { findFuelModel } from './fuelModels'
@@ -152,7 +152,7 @@ export function fireBehaviourGrid(land: Landscape, weather: FireWeather): FireBe
     if (crownInputs && type === 1) {
       let ck = crownKernels.get(windMph)
       if (!ck) {
-        ck = crownKernel(weather.moisture, windMph)
+        ck = crownKernelFromModel10(kernelOf(10), windMph)
         crownKernels.set(windMph, ck)
       }
       surfaceForCrown.rosFtPerMin = ros
