@@ -56,8 +56,12 @@ function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
       if (down) return void req.socket.destroy()
       return png({ 'cache-control': 'no-cache', etag: '"f1"' })
     case 'wms':
-      if (url.searchParams.get('REQUEST') === 'GetLegendGraphic')
-        return png({ 'cache-control': 'max-age=60' })
+      if (url.searchParams.get('REQUEST') === 'GetFeatureInfo') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return void res.end(
+          JSON.stringify({ type: 'FeatureCollection', features: [{ properties: { wfpi: 42 } }] }),
+        )
+      }
       return png({ 'cache-control': 'max-age=60' })
     default:
       res.writeHead(404).end()
@@ -302,5 +306,35 @@ describe('source proxy /api/sources/<id>/', () => {
     expect(legend.statusCode).toBe(200)
     expect(seen[0]!.query.get('REQUEST')).toBe('GetLegendGraphic')
     expect(seen[0]!.query.get('LAYER')).toBe('wfpi')
+  })
+
+  it('wms: GetFeatureInfo at the clicked pixel of the tile at z; bad or missing numbers are 400 naming them', async () => {
+    seen = []
+    // lon -90, lat 0 at z 1: tile 0/1, pixel (128, 0) of it.
+    const res = await get('/api/sources/fire_wms/info?lon=-90&lat=0&z=1')
+    expect(res.statusCode).toBe(200)
+    expect(res.json().features[0].properties.wfpi).toBe(42)
+    expect(Object.fromEntries(seen[0]!.query)).toMatchObject({
+      REQUEST: 'GetFeatureInfo',
+      QUERY_LAYERS: 'wfpi,roads',
+      LAYERS: 'wfpi,roads',
+      INFO_FORMAT: 'application/json',
+      CRS: 'EPSG:3857',
+      BBOX: '-20037508.34,-20037508.34,0.00,0.00',
+      I: '128',
+      J: '0',
+      TIME: '2026-11-27',
+    })
+    for (const [query, parameter] of [
+      ['lon=200&lat=0&z=1', 'lon'],
+      ['lon=0x10&lat=0&z=1', 'lon'],
+      ['lon=0&lat=89&z=1', 'lat'],
+      ['lon=0&lat=0&z=1.5', 'z'],
+      ['lon=0&lat=0', 'z'],
+    ] as const) {
+      const bad = await get(`/api/sources/fire_wms/info?${query}`)
+      expect(bad.statusCode, query).toBe(400)
+      expect(bad.json(), query).toMatchObject({ error: 'bad_request', parameter })
+    }
   })
 })

@@ -9,6 +9,7 @@ import { SourceCache, type ProxyResult, type SourceCacheOptions } from './source
 import {
   allowedHost,
   isExternalSource,
+  featureInfoUrl,
   legendUrl,
   MissingVariable,
   tileUrl,
@@ -23,6 +24,33 @@ export interface SourceRoutesOptions {
   readonly env?: NodeJS.ProcessEnv
   readonly cache?: SourceCacheOptions
 }
+
+interface InfoQuery {
+  lon: number
+  lat: number
+  z: number
+}
+
+const infoQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['lon', 'lat', 'z'],
+  properties: {
+    lon: { type: 'number', minimum: -180, maximum: 180, description: 'longitude (WGS 84)' },
+    lat: {
+      type: 'number',
+      minimum: -85.0511,
+      maximum: 85.0511,
+      description: 'latitude (WGS 84, Web Mercator range)',
+    },
+    z: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_TILE_ZOOM,
+      description: 'map zoom the point was clicked at',
+    },
+  },
+} as const
 
 const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_MAX_BYTES = 5_000_000
@@ -46,7 +74,8 @@ const tileParams = {
 /**
  * `GET /api/sources/<id>/tiles/{z}/{x}/{y}` for every xyz and wms source of the catalogue (for
  * wms our server builds the GetMap of the tile's EPSG:3857 box) and `GET /api/sources/<id>/legend`
- * for wms (GetLegendGraphic): the upstream is fetched with the source's credentials, through the
+ * and `GET /api/sources/<id>/info?lon=&lat=&z=` for wms (GetLegendGraphic, GetFeatureInfo at the
+ * clicked pixel of the tile at z): the upstream is fetched with the source's credentials, through the
  * host allow-list, timeout, size cap and cache of this folder. Session check as our own tiles.
  */
 export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptions): Promise<void> {
@@ -74,6 +103,14 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
     if (source.type === 'wms') {
       app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) =>
         proxy(request, reply, cache, source, env, () => legendUrl(source, env)),
+      )
+      app.get<{ Querystring: InfoQuery }>(
+        `${base}/info`,
+        { schema: { querystring: infoQuery } },
+        async (request, reply) => {
+          const { lon, lat, z } = request.query
+          return proxy(request, reply, cache, source, env, () => featureInfoUrl(source, lon, lat, z, env))
+        },
       )
     }
   }

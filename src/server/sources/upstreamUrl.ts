@@ -101,3 +101,41 @@ export function legendUrl(source: WmsSource, env: NodeJS.ProcessEnv): URL {
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
   return withQuery(url, source, env)
 }
+
+/** The tile holding a point at zoom z and the point's pixel in it (256-px tiles, Web Mercator). */
+export function tilePixel(
+  lon: number,
+  lat: number,
+  z: number,
+): { x: number; y: number; i: number; j: number } {
+  const n = 2 ** z
+  const s = Math.sin((lat * Math.PI) / 180)
+  const fx = Math.min(((lon + 180) / 360) * n, n - 1e-9)
+  const fy = Math.min(Math.max((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * n, 0), n - 1e-9)
+  const x = Math.floor(fx)
+  const y = Math.floor(fy)
+  return { x, y, i: Math.floor((fx - x) * 256), j: Math.floor((fy - y) * 256) }
+}
+
+/** The upstream URL of a WMS GetFeatureInfo at a point: the GetMap of its tile, queried at its pixel. */
+export function featureInfoUrl(
+  source: WmsSource,
+  lon: number,
+  lat: number,
+  z: number,
+  env: NodeJS.ProcessEnv,
+): URL {
+  const { x, y, i, j } = tilePixel(lon, lat, z)
+  const url = tileUrl(source, z, x, y, env)
+  const v130 = (source.version ?? '1.3.0') === '1.3.0'
+  const params: Record<string, string> = {
+    REQUEST: 'GetFeatureInfo',
+    QUERY_LAYERS: source.layers,
+    INFO_FORMAT: source.infoFormat ?? 'application/json',
+    FEATURE_COUNT: '10',
+    [v130 ? 'I' : 'X']: String(i),
+    [v130 ? 'J' : 'Y']: String(j),
+  }
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
+  return url
+}
