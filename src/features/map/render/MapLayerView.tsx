@@ -3,11 +3,10 @@ import { mapLayerById, sourceById, sourceOfType } from '../../../shared/config'
 import { compilePaintStyle, type CompileOptions } from '../style/compilePaintStyle'
 import { WindParticleLayer } from '../wind/WindParticleLayer'
 import type { DrawItem } from './drawList'
-import { withForecastHour } from './hourlyTileUrl'
 import { paneFor } from './panes'
 import type { PickRegistry } from './pickRegistry'
 import { RasterTileLayer } from './RasterTileLayer'
-import { proxiedTileUrl, tileUrlTemplate } from './tileUrlTemplate'
+import { rasterSource, rasterTileSpec } from './rasterTileSpec'
 import { VectorTileLayer } from './VectorTileLayer'
 
 export interface MapLayerViewProps {
@@ -65,23 +64,16 @@ export function MapLayerView({
         />
       )
     case 'raster': {
-      const source = sourceById(mapLayer.source)
-      const external = source.type === 'xyz' || source.type === 'wms'
-      const png = external ? null : sourceOfType(mapLayer.source, 'png')
+      const spec = rasterTileSpec(rasterSource(sourceById(mapLayer.source)), demo, forecastHour)
       return (
         <RasterTileLayer
-          url={
-            serviceTiles.get(mapLayer.id) ??
-            (external
-              ? proxiedTileUrl(source)
-              : withForecastHour(tileUrlTemplate(png!, demo), source, forecastHour))
-          }
+          url={serviceTiles.get(mapLayer.id) ?? spec.url}
           opacity={style.opacity * item.intensity}
           pane={pane}
-          minZoom={external ? source.minzoom : png!.minzoom}
-          maxNativeZoom={external ? source.maxzoom : png!.maxzoom}
-          tileSize={external ? 256 : png!.tileSize}
-          attribution={external ? source.attribution : undefined}
+          minZoom={spec.minZoom}
+          maxNativeZoom={spec.maxNativeZoom}
+          tileSize={spec.tileSize}
+          attribution={spec.attribution}
           className={`el-layer-${mapLayer.id}`}
           order={order}
         />
