@@ -10,6 +10,7 @@ import { filterableFields, type DatasetDef } from '../store/catalog'
 import type { AppStore, OgcFeatureStorage } from '../store/AppStore'
 import type { OgcFeatureRow } from '../store/ogcFeatures'
 import type { ColumnFilter } from '../store/Store'
+import { featureSourceOf } from '../store/openStoreFile'
 import { featureJson } from '../ogc/featureJson'
 import { ogcCollections, type OgcCollection } from '../ogc/ogcCollections'
 import { queryItems } from '../ogc/queryItems'
@@ -72,8 +73,9 @@ const RETRY_AFTER_SECONDS = 10
  * `GET /api/export/<dataset>?format=geojson|gpkg&filters=…`: every row matching the records API
  * filters (the attribute table's current filters) with geometry, as a GeoJSON FeatureCollection
  * or a GeoPackage file (written with better-sqlite3 following the GeoPackage 1.3 tables).
- * A store with a file reads and writes in a worker thread (GeoJSON streamed at the client's pace),
- * so the server keeps answering; exports are limited per member and in total (429 with
+ * A worker thread reads the store (its SQLite file read-only, or the PostgreSQL database on a
+ * connection of its own) and writes the text or file (GeoJSON streamed at the client's pace), so
+ * the server keeps answering; exports are limited per member and in total (429 with
  * Retry-After) and in size (413 before any work), from config/app.yaml `exports`.
  */
 export async function exportRoutes(app: FastifyInstance, opts: ExportRoutesOptions): Promise<void> {
@@ -142,7 +144,8 @@ export async function exportRoutes(app: FastifyInstance, opts: ExportRoutesOptio
     signal: AbortSignal,
   ): Promise<FastifyReply> {
     const d = c.dataset
-    const location = app.store.location
+    // Where a worker thread reads the features: the store's file, or its PostgreSQL database.
+    const source = featureSourceOf(app.store)
     // Ids are listed first when filtering (to count them and hand them to the worker).
     const ids = filters.length === 0 ? null : await matchingIds(app.store, reader, d, filters)
     const count = ids ? ids.length : (await app.store.info(d.id)).count
@@ -155,10 +158,10 @@ export async function exportRoutes(app: FastifyInstance, opts: ExportRoutesOptio
         features: count,
       })
     if (format === 'geojson') {
-      // A file store: a worker thread reads and writes the text (the server only passes it on).
-      // No file (PostgreSQL, in-memory): pages read asynchronously through the store.
-      const body = location
-        ? geoJsonFromWorker({ storeFile: location, ids, dataset: d })
+      // A worker thread reads the store and writes the text (the server only passes it on).
+      // An in-memory store (no file, no database): pages read asynchronously through the store.
+      const body = source
+        ? geoJsonFromWorker({ source, ids, dataset: d })
         : geoJsonPages(app.store, reader, d, filters)
       return reply
         .type('application/geo+json')
@@ -169,11 +172,11 @@ export async function exportRoutes(app: FastifyInstance, opts: ExportRoutesOptio
     const removeDir = () => fs.rmSync(dir, { recursive: true, force: true })
     const file = path.join(dir, `${d.id}.gpkg`)
     try {
-      if (location) {
-        // A file store: a worker thread reads it read-only and writes the file (the server keeps answering).
+      if (source) {
+        // A worker thread reads the store and writes the file (the server keeps answering).
         await writeGeoPackageInWorker(
           {
-            storeFile: location,
+            source,
             out: file,
             ids,
             layer: { name: d.id, title: c.title, description: c.description, dataset: d },
@@ -181,7 +184,7 @@ export async function exportRoutes(app: FastifyInstance, opts: ExportRoutesOptio
           signal,
         )
       } else {
-        // No file (PostgreSQL, in-memory): this process reads the pages through the store.
+        // An in-memory store (tests): this process reads the pages through the store.
         await writeGeoPackage(
           file,
           { name: d.id, title: c.title, description: c.description, kind: d.geometry, fields: d.fields },

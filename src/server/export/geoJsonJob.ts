@@ -1,9 +1,10 @@
 import type { DatasetDef } from '../store/catalog'
+import type { FeatureSource } from '../store/openStoreFile'
 import { startWorker } from '../tiles/startWorker'
 
-/** What the GeoJSON worker writes: rows `ids` of a dataset (all when null) from the store file. */
+/** What the GeoJSON worker writes: rows `ids` of a dataset (all when null) from the store's file or database. */
 export interface GeoJsonJob {
-  storeFile: string
+  source: FeatureSource
   ids: number[] | null
   dataset: DatasetDef
 }

@@ -6,7 +6,8 @@ import type { GeoJsonJob } from './geoJsonJob'
 /** Features per chunk handed to the server thread. */
 const BATCH = 2_000
 
-// Worker thread: reads the rows of `ids` (all rows when null) from the store opened read-only and
+// Worker thread: reads the rows of `ids` (all rows when null) from the store (its file opened
+// read-only, or its PostgreSQL database on a connection of the worker's own) and
 // writes the FeatureCollection as text, one chunk per 'more' from the server thread (which asks
 // only when the client has taken the previous one: backpressure, bounded memory).
 const job = workerData as GeoJsonJob
@@ -25,7 +26,7 @@ async function send(chunk: string, done = false): Promise<void> {
   port?.postMessage({ chunk, done })
 }
 
-const { reader, close } = openFeatureReader(job.storeFile)
+const { reader, close } = openFeatureReader(job.source)
 try {
   const d = job.dataset
   const ids: ArrayLike<number> = job.ids ?? (await reader.allIds(d))
@@ -40,5 +41,5 @@ try {
 } catch (error) {
   port.postMessage({ error: error instanceof Error ? error.message : String(error) })
 } finally {
-  close()
+  await close()
 }

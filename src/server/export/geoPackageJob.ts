@@ -1,9 +1,13 @@
 import type { DatasetDef } from '../store/catalog'
+import type { FeatureSource } from '../store/openStoreFile'
 import { startWorker } from '../tiles/startWorker'
 
-/** What the GeoPackage worker writes: rows `ids` of a dataset (all when null) from the store file into `out`. */
+/**
+ * What the GeoPackage worker writes: rows `ids` of a dataset (all when null) from the store's
+ * file or database into `out`.
+ */
 export interface GeoPackageJob {
-  storeFile: string
+  source: FeatureSource
   out: string
   ids: number[] | null
   layer: { name: string; title: string; description: string; dataset: DatasetDef }

@@ -6,10 +6,11 @@ import type { GeoPackageJob } from './geoPackageJob'
 /** Rows read per batch from the store. */
 const BATCH = 10_000
 
-// Worker thread: reads the rows of `ids` (all rows when null) from the store opened read-only and
+// Worker thread: reads the rows of `ids` (all rows when null) from the store (its file opened
+// read-only, or its PostgreSQL database on a connection of the worker's own) and
 // writes the GeoPackage, so the server keeps answering while a large export is written.
 const job = workerData as GeoPackageJob
-const { reader, close } = openFeatureReader(job.storeFile)
+const { reader, close } = openFeatureReader(job.source)
 try {
   const d = job.layer.dataset
   const ids: ArrayLike<number> = job.ids ?? (await reader.allIds(d))
@@ -29,5 +30,5 @@ try {
 } catch (error) {
   parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) })
 } finally {
-  close()
+  await close()
 }

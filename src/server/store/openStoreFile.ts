@@ -1,10 +1,13 @@
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import type { GridStorage, OgcFeatureStorage } from './AppStore'
+import type { AppStore, GridStorage, OgcFeatureStorage } from './AppStore'
 import type { Catalog, DatasetDef } from './catalog'
 import { GridStore } from './gridStore'
 import { migrate } from './migrate'
 import { OgcFeatureReader } from './ogcFeatures'
+import { pgDatabase } from './pg/pgDatabase'
+import { PgOgcFeatureReader } from './pg/pgOgcFeatures'
+import { PgStore } from './pg/pgStore'
 import { SqliteStore, STORE_FILE } from './sqliteStore'
 import { replaceDatasetRows, type EncodedRow, type ReplaceOptions } from './writeDataset'
 
@@ -26,10 +29,36 @@ export function openStoreFile(
   return new SqliteStore(db, catalog)
 }
 
-/** A read-only feature reader over the store file (a GeoPackage export's worker thread). */
-export function openFeatureReader(file: string): { reader: OgcFeatureStorage; close(): void } {
-  const db = new Database(file, { readonly: true, fileMustExist: true })
-  return { reader: new OgcFeatureReader(db), close: () => db.close() }
+/**
+ * Where a worker thread reads a store's features: its SQLite file (read-only), or its PostgreSQL
+ * database (a connection of the worker's own on the same DATABASE_URL).
+ */
+export type FeatureSource = { file: string } | { pgUrl: string }
+
+/** The FeatureSource of a store, or null when a worker cannot reach it (an in-memory store). */
+export function featureSourceOf(store: AppStore): FeatureSource | null {
+  if (store.location) return { file: store.location }
+  if (store instanceof PgStore && store.url) return { pgUrl: store.url }
+  return null
+}
+
+/** A read-only feature reader over a store's file or database (an export's worker thread). */
+export function openFeatureReader(source: FeatureSource): {
+  reader: OgcFeatureStorage
+  close(): Promise<void>
+} {
+  if ('file' in source) {
+    const db = new Database(source.file, { readonly: true, fileMustExist: true })
+    return {
+      reader: new OgcFeatureReader(db),
+      close: async () => {
+        db.close()
+      },
+    }
+  }
+  // One connection: the worker asks one query at a time.
+  const db = pgDatabase({ url: source.pgUrl, max: 1, applicationName: 'emberline-export' })
+  return { reader: new PgOgcFeatureReader(db), close: () => db.close() }
 }
 
 /** The grids of the store in `dataDir` (migrated), for the import-grid CLI beside a running server. */

@@ -73,6 +73,8 @@ export class PgStore implements AppStore {
   constructor(
     readonly db: PgDatabase,
     readonly catalog: Catalog,
+    /** DATABASE_URL of the pool (null when unknown): export worker threads open their own connection on it. */
+    readonly url: string | null = null,
   ) {
     this.reader = new PgRecords(db, catalog, (id) => this.info(id))
     this.cellCache = new PgCellCache(db)
@@ -393,7 +395,7 @@ export async function openPgStore(
     // A staging table no running import owns (its dataset's lock free) goes at every open.
     await dropStalePgStaging(db)
     await ensurePgDatasetTables(db, catalog.datasets)
-    const store = new PgStore(db, catalog)
+    const store = new PgStore(db, catalog, url)
     const have = new Map(
       (await db.query<{ id: string; agg_levels: string }>('SELECT id, agg_levels FROM datasets')).map((r) => [
         r.id,
