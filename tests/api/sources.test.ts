@@ -46,6 +46,9 @@ function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
       return void setTimeout(() => png({ 'cache-control': 'max-age=60' }), 250)
     case 'silent':
       return // never answers
+    case 'html':
+      res.writeHead(200, { 'content-type': 'text/html' })
+      return void res.end('<script>alert(1)</script>')
     case 'big':
       res.writeHead(200, { 'content-type': 'image/png' })
       return void res.end(Buffer.alloc(10_000))
@@ -115,6 +118,7 @@ beforeAll(async () => {
     xyz('nostore', `${base}/nostore/{z}/{x}/{y}.png`),
     xyz('slow', `${base}/slow/{z}/{x}/{y}.png`),
     xyz('silent', `${base}/silent/{z}/{x}/{y}.png`, { timeoutMs: 300 }),
+    xyz('html', `${base}/html/{z}/{x}/{y}.png`),
     xyz('big', `${base}/big/{z}/{x}/{y}.png`, { maxBytes: 2048 }),
     xyz('redirect', `${base}/redirect/{z}/{x}/{y}.png`),
     xyz('flaky', `${base}/flaky/{z}/{x}/{y}.png`),
@@ -215,6 +219,14 @@ describe('source proxy /api/sources/<id>/', () => {
     const all = await Promise.all(Array.from({ length: 50 }, () => get('/api/sources/slow/tiles/5/7/9')))
     for (const res of all) expect(res.rawPayload.equals(PNG)).toBe(true)
     expect(hits('slow')).toBe(1)
+  })
+
+  it('an answer that is not an image (an HTML page, a WMS exception) is 502 JSON, never served as ours', async () => {
+    const res = await get('/api/sources/html/tiles/2/1/1')
+    expect(res.statusCode).toBe(502)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.json()).toMatchObject({ error: 'bad_gateway', source: 'html' })
+    expect(res.json().message).toBe('upstream answered text/html, not an image')
   })
 
   it('a body above maxBytes is 502 JSON', async () => {

@@ -97,19 +97,27 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
         if (z < source.minzoom || z > source.maxzoom) {
           return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
         }
-        return proxy(request, reply, cache, source, env, () => tileUrl(source, z, x, y, env))
+        return proxy(request, reply, cache, source, env, () => tileUrl(source, z, x, y, env), 'image')
       },
     )
     if (source.type === 'wms') {
       app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) =>
-        proxy(request, reply, cache, source, env, () => legendUrl(source, env)),
+        proxy(request, reply, cache, source, env, () => legendUrl(source, env), 'image'),
       )
       app.get<{ Querystring: InfoQuery }>(
         `${base}/info`,
         { schema: { querystring: infoQuery } },
         async (request, reply) => {
           const { lon, lat, z } = request.query
-          return proxy(request, reply, cache, source, env, () => featureInfoUrl(source, lon, lat, z, env))
+          return proxy(
+            request,
+            reply,
+            cache,
+            source,
+            env,
+            () => featureInfoUrl(source, lon, lat, z, env),
+            'info',
+          )
         },
       )
     }
@@ -124,6 +132,7 @@ async function proxy(
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
   upstreamUrl: () => URL,
+  expects: 'image' | 'info',
 ): Promise<FastifyReply> {
   let result: ProxyResult
   try {
@@ -158,7 +167,12 @@ async function proxy(
   if (answer.etag) reply.header('ETag', answer.etag)
   if (answer.lastModified) reply.header('Last-Modified', answer.lastModified)
   if (answer.etag && request.headers['if-none-match'] === answer.etag) return reply.code(304).send()
-  reply.type(answer.contentType ?? 'application/octet-stream')
+  const type = servedType(answer.contentType, expects)
+  if (type === null) {
+    const what = answer.contentType ?? 'no content type'
+    return upstreamError(request, reply, source, 502, `upstream answered ${what}, not an image`)
+  }
+  reply.type(type)
   return reply.code(200).send(answer.body)
 }
 
@@ -174,4 +188,18 @@ function upstreamError(
     .code(status)
     .header('Cache-Control', 'no-store')
     .send({ error: errorCodeOf(status), source: source.id, message })
+}
+
+/** Feature-info types passed on as they are; anything else (HTML above all) is sent as plain text. */
+const INFO_TYPES = /^(application\/(json|geo\+json|xml|vnd\.ogc\.gml)|text\/(xml|plain))\b/i
+
+/**
+ * The content type our origin serves an upstream answer with: tiles and legends must be images
+ * (a WMS ServiceException or an HTML error page is a 502, not a broken tile); feature info keeps
+ * JSON, XML, GML and plain text, and anything else becomes text/plain so no upstream HTML or
+ * script ever runs under our origin.
+ */
+function servedType(contentType: string | undefined, expects: 'image' | 'info'): string | null {
+  if (expects === 'image') return contentType && /^image\//i.test(contentType) ? contentType : null
+  return contentType && INFO_TYPES.test(contentType) ? contentType : 'text/plain; charset=utf-8'
 }
