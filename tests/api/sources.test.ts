@@ -46,6 +46,9 @@ function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
       return void setTimeout(() => png({ 'cache-control': 'max-age=60' }), 250)
     case 'silent':
       return // never answers
+    case 'badredirect':
+      res.writeHead(302, { location: 'http://[oops/' })
+      return void res.end()
     case 'html':
       res.writeHead(200, { 'content-type': 'text/html' })
       return void res.end('<script>alert(1)</script>')
@@ -118,6 +121,9 @@ beforeAll(async () => {
     xyz('nostore', `${base}/nostore/{z}/{x}/{y}.png`),
     xyz('slow', `${base}/slow/{z}/{x}/{y}.png`),
     xyz('silent', `${base}/silent/{z}/{x}/{y}.png`, { timeoutMs: 300 }),
+    xyz('badredirect', `${base}/badredirect/{z}/{x}/{y}.png`),
+    xyz('badheader', `${base}/tiles/{z}/{x}/{y}.png`, { headers: { 'X-Key': '${H10_BAD}' } }),
+    xyz('missing', `${base}/tiles/{z}/{x}/{y}.png`, { query: { key: '${H10_MISSING}' } }),
     xyz('html', `${base}/html/{z}/{x}/{y}.png`),
     xyz('big', `${base}/big/{z}/{x}/{y}.png`, { maxBytes: 2048 }),
     xyz('redirect', `${base}/redirect/{z}/{x}/{y}.png`),
@@ -140,7 +146,7 @@ beforeAll(async () => {
     demo: true,
     store,
     verifier: testVerifier,
-    sources: { sources, env: { H10_KEY: SECRET_HEADER, H10_TOKEN: SECRET_TOKEN } },
+    sources: { sources, env: { H10_KEY: SECRET_HEADER, H10_TOKEN: SECRET_TOKEN, H10_BAD: 'a\nb' } },
   })
   t = testApp(app, store, dataDir)
 }, 60_000)
@@ -160,6 +166,27 @@ describe('source proxy /api/sources/<id>/', () => {
     expect(res.statusCode).toBe(401)
     expect(res.json().error).toBe('unauthorized')
     expect(seen).toEqual([])
+  })
+
+  it('accepts the session cookie, as our own tiles do', async () => {
+    expect((await get('/api/sources/tiles/tiles/3/1/3', { cookie: 'stytch_session=wrong' })).statusCode).toBe(
+      401,
+    )
+    const res = await get('/api/sources/tiles/tiles/3/1/3', {
+      cookie: 'other=1; stytch_session=test-session-token',
+    })
+    expect(res.statusCode).toBe(200)
+  })
+
+  it('a misconfigured source is 502 JSON, never 500: unset variable, unsendable header, unreadable redirect', async () => {
+    const missing = await get('/api/sources/missing/tiles/2/1/1')
+    expect(missing.statusCode).toBe(502)
+    expect(missing.json().message).toBe('environment variable H10_MISSING is not set (needed by this source)')
+    for (const id of ['badheader', 'badredirect']) {
+      const res = await get(`/api/sources/${id}/tiles/2/1/1`)
+      expect(res.statusCode, id).toBe(502)
+      expect(res.json(), id).toMatchObject({ error: 'bad_gateway', source: id })
+    }
   })
 
   it('serves the upstream bytes; credentials reach the upstream but never the client', async () => {

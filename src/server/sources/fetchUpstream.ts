@@ -46,7 +46,8 @@ export async function fetchUpstream(req: UpstreamRequest): Promise<UpstreamAnswe
     const location = answer.headers.location
     if (!REDIRECTS.has(answer.status) || location === undefined) return answer
     if (hop >= MAX_REDIRECTS) throw new UpstreamFailure(502, `more than ${MAX_REDIRECTS} redirects`)
-    const next = new URL(location, url)
+    const next = URL.canParse(location, url) ? new URL(location, url) : null
+    if (next === null) throw new UpstreamFailure(502, `upstream redirected to an unreadable location`)
     if (next.host !== req.allowedHost || !/^https?:$/.test(next.protocol)) {
       throw new UpstreamFailure(
         502,
@@ -80,41 +81,50 @@ function getOnce(url: URL, req: UpstreamRequest, deadline: number): Promise<Upst
       request.destroy()
       reject(e)
     }
-    const request = client.get(
-      url,
-      {
-        headers: { ...req.headers, 'user-agent': 'Emberline source proxy' },
-        lookup: guardedLookup(req.allowPrivateNetwork),
-      },
-      (res) => {
-        const declared = Number(res.headers['content-length'])
-        if (Number.isFinite(declared) && declared > req.maxBytes) {
-          return fail(
-            new UpstreamFailure(
-              502,
-              `upstream body of ${declared} bytes is above this source's limit of ${req.maxBytes}`,
-            ),
-          )
-        }
-        const chunks: Buffer[] = []
-        let total = 0
-        res.on('data', (chunk: Buffer) => {
-          total += chunk.length
-          if (total > req.maxBytes)
+    let request: http.ClientRequest
+    try {
+      request = client.get(
+        url,
+        {
+          headers: { ...req.headers, 'user-agent': 'Emberline source proxy' },
+          lookup: guardedLookup(req.allowPrivateNetwork),
+        },
+        (res) => {
+          const declared = Number(res.headers['content-length'])
+          if (Number.isFinite(declared) && declared > req.maxBytes) {
             return fail(
-              new UpstreamFailure(502, `upstream body is above this source's limit of ${req.maxBytes} bytes`),
+              new UpstreamFailure(
+                502,
+                `upstream body of ${declared} bytes is above this source's limit of ${req.maxBytes}`,
+              ),
             )
-          chunks.push(chunk)
-        })
-        res.on('end', () => {
-          if (settled) return
-          settled = true
-          clearTimeout(timer)
-          resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) })
-        })
-        res.on('error', (e) => fail(new UpstreamFailure(502, `upstream answer interrupted: ${e.message}`)))
-      },
-    )
+          }
+          const chunks: Buffer[] = []
+          let total = 0
+          res.on('data', (chunk: Buffer) => {
+            total += chunk.length
+            if (total > req.maxBytes)
+              return fail(
+                new UpstreamFailure(
+                  502,
+                  `upstream body is above this source's limit of ${req.maxBytes} bytes`,
+                ),
+              )
+            chunks.push(chunk)
+          })
+          res.on('end', () => {
+            if (settled) return
+            settled = true
+            clearTimeout(timer)
+            resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) })
+          })
+          res.on('error', (e) => fail(new UpstreamFailure(502, `upstream answer interrupted: ${e.message}`)))
+        },
+      )
+    } catch (e) {
+      // A header value Node cannot send (a newline from the environment): the source's config.
+      return reject(new UpstreamFailure(502, `cannot send the request: ${(e as Error).message}`))
+    }
     const timer = setTimeout(
       () => fail(new UpstreamFailure(504, `upstream did not answer within ${req.timeoutMs} ms`)),
       timeLeft,

@@ -152,7 +152,9 @@ async function proxy(
   } catch (e) {
     if (e instanceof UpstreamFailure) return upstreamError(request, reply, source, e.statusCode, e.message)
     if (e instanceof MissingVariable) return upstreamError(request, reply, source, 502, e.message)
-    throw e
+    // Anything else is the source's configuration (a URL that does not parse once filled): still 502.
+    request.log.error({ err: e, source: source.id }, 'source request failed')
+    return upstreamError(request, reply, source, 502, 'the request to this source could not be made')
   }
   const { answer, cache: how } = result
   reply.header('X-Source-Cache', how)
