@@ -200,6 +200,9 @@ describe('source proxy /api/sources/<id>/', () => {
     expect(seen[0]!.path).toBe('/tiles/3/1/2.png')
     expect(seen[0]!.headers['x-api-key']).toBe(SECRET_HEADER)
     expect(seen[0]!.query.get('token')).toBe(SECRET_TOKEN)
+    // The browser's own credentials stay with us: neither our session token nor cookies go upstream.
+    expect(seen[0]!.headers.authorization).toBeUndefined()
+    expect(seen[0]!.headers.cookie).toBeUndefined()
     const echoed = JSON.stringify(res.headers) + res.body
     expect(echoed).not.toContain(SECRET_HEADER)
     expect(echoed).not.toContain(SECRET_TOKEN)
