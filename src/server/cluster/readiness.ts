@@ -20,6 +20,7 @@ export class Readiness {
   private current: ReadinessState = 'starting'
   private started = false
   private readonly holds = new Set<symbol>()
+  private readonly waiting: (() => void)[] = []
 
   constructor(private readonly probe: () => Promise<unknown> = async () => undefined) {}
 
@@ -48,7 +49,20 @@ export class Readiness {
   }
 
   private settle(): void {
-    if (this.current === 'starting' && this.started && this.holds.size === 0) this.current = 'ready'
+    if (this.current === 'starting' && this.started && this.holds.size === 0) {
+      this.current = 'ready'
+      for (const resolve of this.waiting.splice(0)) resolve()
+    }
+  }
+
+  /**
+   * Resolves once the server is ready (started, warm-up done): work that can wait (the first alert
+   * evaluation) then does not compete with the warm-up for the server's thread. Never resolves
+   * when the server drains before it was ready.
+   */
+  whenReady(): Promise<void> {
+    if (this.current === 'ready') return Promise.resolve()
+    return new Promise((resolve) => this.waiting.push(resolve))
   }
 
   /** Shutting down: not ready from now on. */

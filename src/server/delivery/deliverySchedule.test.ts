@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DeliverySettings } from '../../shared/config'
+import { Readiness } from '../cluster/readiness'
 import type { DeliveryEngine } from './DeliveryEngine'
 import { startDeliverySchedule } from './deliverySchedule'
 
@@ -12,6 +13,13 @@ const settings = {
   reminderIntervalMinutes: 0,
   templates: {},
 } as unknown as DeliverySettings
+
+/** A started server's readiness (nothing held). */
+function readyNow(): Readiness {
+  const r = new Readiness()
+  r.markReady()
+  return r
+}
 
 describe('the delivery schedule', () => {
   beforeEach(() => vi.useFakeTimers())
@@ -25,6 +33,7 @@ describe('the delivery schedule', () => {
       alertsEngine: { datasetIds: () => ['hotspots', 'lines'], evaluate },
       store: { info: (id: string) => ({ version: versions[id] ?? 0 }) },
       log: { warn: vi.fn() },
+      readiness: readyNow(),
     } as unknown as FastifyInstance
     const stop = startDeliverySchedule({ app, delivery: { tick } as unknown as DeliveryEngine, settings })
     expect(evaluate).toHaveBeenCalledTimes(0) // not during start-up…
@@ -41,5 +50,54 @@ describe('the delivery schedule', () => {
     stop()
     await vi.advanceTimersByTimeAsync(60 * 60_000)
     expect(evaluate).toHaveBeenCalledTimes(3)
+  })
+
+  it('makes its first evaluation only once the server is ready (after the warm-up that follows listen)', async () => {
+    // After a restart the first evaluation (every rule over whole datasets) would compete with the
+    // warm-up for the server's thread; /api/ready stays 503 until the warm-up is done.
+    const evaluate = vi.fn()
+    const readiness = new Readiness()
+    const warming = readiness.hold()
+    readiness.markReady()
+    const app = {
+      alertsEngine: { datasetIds: () => ['hotspots'], evaluate },
+      store: { info: () => ({ version: 1 }) },
+      log: { warn: vi.fn() },
+      readiness,
+    } as unknown as FastifyInstance
+    const stop = startDeliverySchedule({
+      app,
+      delivery: { tick: async () => undefined } as unknown as DeliveryEngine,
+      settings,
+    })
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(readiness.state).toBe('starting')
+    expect(evaluate).toHaveBeenCalledTimes(0)
+    warming()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(evaluate).toHaveBeenCalledTimes(1)
+    stop()
+  })
+
+  it('makes no first evaluation when stopped before the server was ready', async () => {
+    const evaluate = vi.fn()
+    const readiness = new Readiness()
+    const warming = readiness.hold()
+    readiness.markReady()
+    const app = {
+      alertsEngine: { datasetIds: () => [], evaluate },
+      store: { info: () => ({ version: 1 }) },
+      log: { warn: vi.fn() },
+      readiness,
+    } as unknown as FastifyInstance
+    const stop = startDeliverySchedule({
+      app,
+      delivery: { tick: async () => undefined } as unknown as DeliveryEngine,
+      settings,
+    })
+    stop()
+    warming()
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(evaluate).toHaveBeenCalledTimes(0)
   })
 })

@@ -3,8 +3,8 @@ import type { DeliverySettings } from '../../shared/config'
 import type { DeliveryEngine } from './DeliveryEngine'
 
 /**
- * Timers of alert delivery: once right after start-up and every `evaluateEveryMinutes` every rule
- * is evaluated; every
+ * Timers of alert delivery: once the server is ready (GET /api/ready 200: after start-up and its
+ * warm-up) and every `evaluateEveryMinutes` every rule is evaluated; every
  * `watchSeconds` the versions of the alert datasets are read (the store re-reads them from SQLite,
  * so an import by the CLI in another process shows) and a change is evaluated at once; each watch
  * also runs due sends, digests, reminders and retries. Answers the function that stops them.
@@ -38,9 +38,15 @@ export function startDeliverySchedule(deps: {
   }
   const watchFailed = (err: unknown) => app.log.warn({ err }, 'alert datasets could not be read')
   watchVersions().catch(watchFailed)
-  // The first evaluation (the baseline after a start) runs just after start-up, not during it.
-  const first = setTimeout(() => evaluate('start'), 0)
-  first.unref()
+  // The first evaluation (the baseline after a start) runs once the server is ready — after
+  // start-up and the warm-up that follows listen (main.ts), not competing with them for the thread.
+  let first: NodeJS.Timeout | undefined
+  let stopped = false
+  void app.readiness.whenReady().then(() => {
+    if (stopped) return
+    first = setTimeout(() => evaluate('start'), 0)
+    first.unref()
+  })
   const watch = setInterval(
     () => {
       watchVersions().catch(watchFailed)
@@ -52,6 +58,7 @@ export function startDeliverySchedule(deps: {
   watch.unref()
   scheduled.unref()
   return () => {
+    stopped = true
     clearTimeout(first)
     clearInterval(watch)
     clearInterval(scheduled)
