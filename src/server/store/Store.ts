@@ -76,7 +76,8 @@ export interface Store {
   /**
    * A file a worker thread can open read-only to build tile indexes, exports and feed imports
    * off the event loop. null when there is none (an in-memory SQLite store, PostgreSQL): every
-   * such path then reads through this interface in-process.
+   * such path then reads through this interface in-process, except exports, whose workers open a
+   * PostgreSQL connection of their own (featureSourceOf in openStoreFile.ts).
    */
   readonly location: string | null
   /** Every feature of a dataset in id order (for whole-dataset analyses such as the alert rules). */
