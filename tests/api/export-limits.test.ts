@@ -3,11 +3,16 @@ import http from 'node:http'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { seedDemo } from '../../src/demo/seedDemo'
 import { defaultCatalog } from '../../src/server/store/catalog'
-import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
+import {
+  dataDirDatabaseUrl,
+  openDataDirStore,
+  testStoreKind,
+} from '../../src/server/store/testing/dataDirStore'
 import type { SessionVerifier } from '../../src/server/auth/sessionVerifier'
 import { AUTH, filtersQuery, TEST_TOKEN, tempDir, testApp, testVerifier, type TestApp } from './testApp'
 
@@ -269,5 +274,28 @@ describe('export limits', () => {
     c.abort()
     await pending
     await until(() => leftoverFiles().length === 0)
+    if (testStoreKind() === 'postgres') {
+      // The stopped worker's own database connection is gone too (none is left open by an export).
+      const db = new pg.Client({ connectionString: await dataDirDatabaseUrl(t.dataDir) })
+      await db.connect()
+      try {
+        const exportConnections = async () =>
+          Number(
+            (
+              await db.query<{ n: string }>(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'emberline-export' AND datname = current_database()",
+              )
+            ).rows[0]?.n,
+          )
+        let left = await exportConnections()
+        for (let i = 0; i < 100 && left > 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          left = await exportConnections()
+        }
+        expect(left).toBe(0)
+      } finally {
+        await db.end()
+      }
+    }
   }, 60_000)
 })
