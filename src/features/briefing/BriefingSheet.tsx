@@ -33,6 +33,10 @@ export function BriefingSheet() {
   const feeds = useBriefingData(fetchFeeds)
   const [hour] = useState(sharedHour)
   const [printedAt, setPrintedAt] = useState(() => Date.now())
+  // The forecast (its data and the ApexCharts chunk) starts once the map's first picture is taken:
+  // loaded beside the map's tiles it took the main thread while the picture was due (#29 item 3).
+  const [mapDrawn, setMapDrawn] = useState(false)
+  if (!mapDrawn && image.status !== 'waiting') setMapDrawn(true)
   useEffect(() => {
     const stamp = () => setPrintedAt(Date.now())
     window.addEventListener('beforeprint', stamp)
@@ -71,7 +75,13 @@ export function BriefingSheet() {
       />
       <section className="el-briefing-section el-briefing-forecast" aria-labelledby="briefing-forecast">
         <h2 id="briefing-forecast">{appConfig.chart.title}</h2>
-        <ForecastPanel />
+        {mapDrawn ? (
+          <ForecastPanel />
+        ) : (
+          <p className="bp6-text-muted" data-testid="briefing-forecast-waiting">
+            The forecast is drawn once the map picture is ready.
+          </p>
+        )}
       </section>
       <AlertsSection />
       <PspsSection />

@@ -1,3 +1,4 @@
+import { dateTimeFormat, numberFormat } from './intlCache'
 import { resolveFormatOptions, toDate, type FormatOptions } from './formatOptions'
 
 /** Date and time in the local time zone with the zone's name, e.g. "Mar 5, 2025, 3:00 PM MST". */
@@ -5,7 +6,7 @@ export function formatDate(value: unknown, options?: FormatOptions): string {
   const d = toDate(value)
   if (d === null) return ''
   const o = resolveFormatOptions(options)
-  return new Intl.DateTimeFormat(o.locale, {
+  return dateTimeFormat(o.locale, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
@@ -23,6 +24,6 @@ export function formatHoursAgo(value: unknown, options?: FormatOptions): string 
   const o = resolveFormatOptions(options)
   const hours = Math.round((o.now - d.getTime()) / 3_600_000)
   // Math.round(-0.4) is -0; show it as 0.
-  const n = new Intl.NumberFormat(o.locale).format(hours === 0 ? 0 : hours)
+  const n = numberFormat(o.locale).format(hours === 0 ? 0 : hours)
   return o.hoursAgoTemplate.replace('{n}', n)
 }

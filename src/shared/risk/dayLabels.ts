@@ -1,8 +1,9 @@
+import { dateTimeFormat } from '../format/intlCache'
 /** Calendar day (YYYY-MM-DD) of an instant in a time zone, e.g. America/Denver. */
 export function dayKeyInZone(instant: Date | string, timeZone: string): string {
   const date = typeof instant === 'string' ? new Date(instant) : instant
   if (Number.isNaN(date.getTime())) throw new RangeError(`Not a date: ${String(instant)}`)
-  const parts = new Intl.DateTimeFormat('en-US', {
+  const parts = dateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',
     month: '2-digit',
@@ -35,7 +36,7 @@ export function dayLabel(dayKey: string, options: DayLabelOptions): string {
   if (dayKey === options.todayKey) return options.todayLabel
   const noon = new Date(`${dayKey}T12:00:00Z`)
   if (Number.isNaN(noon.getTime())) throw new RangeError(`Not a day: ${dayKey}`)
-  return new Intl.DateTimeFormat(options.locale, {
+  return dateTimeFormat(options.locale, {
     timeZone: 'UTC',
     weekday: 'short',
     month: 'short',
@@ -47,7 +48,7 @@ export function dayLabel(dayKey: string, options: DayLabelOptions): string {
 export function hourLabel(instant: Date | string, timeZone: string, locale: string): string {
   const date = typeof instant === 'string' ? new Date(instant) : instant
   if (Number.isNaN(date.getTime())) return String(instant)
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     timeZone,
     month: 'short',
     day: 'numeric',
