@@ -13,7 +13,7 @@ import {
   required,
   type OptionValues,
 } from './landscapeArgs'
-import { UsageError } from './pointCommand'
+import { UsageError } from './cliArgs'
 import { writeGeoTiff, type RasterGrid } from './rasterIo'
 
 export const GRID_USAGE = `usage: npm run fire -- grid --fuel <GeoTIFF> --fuel-models fbfm40|fbfm13

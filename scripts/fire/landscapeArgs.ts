@@ -2,7 +2,8 @@
 // encodings, fuel moistures, wind, read into the core's units (docs/fire.md, "LANDFIRE inputs").
 import { findFuelModel, slopePercentFromDeg, FT_PER_M } from '../../src/fire'
 import type { FireWeather, Landscape } from '../../src/fire/fireBehaviourGrid'
-import { UsageError } from './pointCommand'
+import { UsageError, numberIn, oneOf, parseMoisture, required, type OptionValues } from './cliArgs'
+export { numberIn, oneOf, parseMoisture, required, type OptionValues }
 import { assertSameGrid, crsOf, readRaster, type Raster } from './rasterIo'
 
 export const LANDSCAPE_OPTIONS = {
@@ -23,44 +24,6 @@ export const LANDSCAPE_OPTIONS = {
   'wind-speed-limit': { type: 'boolean' },
   out: { type: 'string' },
 } as const
-
-export type OptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>
-
-export function required(values: OptionValues, name: string): string {
-  const v = values[name]
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`)
-  return v
-}
-
-export function numberIn(text: string, option: string, min: number, max: number, what = 'a number'): number {
-  const n = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text.trim()) ? Number(text) : NaN
-  if (!Number.isFinite(n) || n < min || n > max)
-    throw new UsageError(`--${option} must be ${what} from ${min} to ${max} (got '${text}')`)
-  return n
-}
-
-export function oneOf<T extends string>(text: string, option: string, allowed: readonly T[]): T {
-  const found = allowed.find((a) => a === text.toLowerCase())
-  if (!found) throw new UsageError(`--${option} must be one of ${allowed.join(', ')} (got '${text}')`)
-  return found
-}
-
-export function parseMoisture(text: string): FireWeather['moisture'] {
-  const parts = text.split(',')
-  if (parts.length !== 5)
-    throw new UsageError(`--moisture takes five values in % (1h,10h,100h,herb,woody); got ${parts.length}`)
-  const names = ['1-h', '10-h', '100-h', 'live herbaceous', 'live woody']
-  const [oneHour, tenHour, hundredHour, herb, woody] = parts.map((p, i) =>
-    numberIn(p, 'moisture', i < 3 ? 1 : 30, i < 3 ? 100 : 500, `${names[i]} moisture in %`),
-  ) as [number, number, number, number, number]
-  return {
-    oneHourPercent: oneHour,
-    tenHourPercent: tenHour,
-    hundredHourPercent: hundredHour,
-    liveHerbPercent: herb,
-    liveWoodyPercent: woody,
-  }
-}
 
 /** LANDFIRE fuel model products and the codes each may hold (non-burnable 91–99 in both). */
 const FUEL_CODES = {

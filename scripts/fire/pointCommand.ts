@@ -1,5 +1,6 @@
 // `npm run fire -- point …`: surface fire behaviour at one point from the command line (docs/fire.md).
 import { parseArgs } from 'node:util'
+import { UsageError, numberIn, oneOf, parseMoisture, required } from './cliArgs'
 import {
   FT_PER_MIN_PER_CH_PER_H,
   findFuelModel,
@@ -8,8 +9,7 @@ import {
   type SurfaceFireInputs,
 } from '../../src/fire'
 
-/** A mistake in the command line: the message names the option; the CLI exits 2. */
-export class UsageError extends Error {}
+export { UsageError } from './cliArgs'
 
 export const POINT_USAGE = `usage: npm run fire -- point --fuel-model <number or code, e.g. 124 or gs4>
     --moisture <1h,10h,100h,herb,woody in %> --wind <mph> --wind-height midflame|20ft
@@ -34,43 +34,6 @@ const OPTIONS = {
 
 type Values = {
   [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string
-}
-
-function required(values: Values, name: Exclude<keyof Values, 'json'>): string {
-  const v = values[name]
-  if (v === undefined || v === '') throw new UsageError(`--${name} is required`)
-  return v
-}
-
-function numberIn(text: string, option: string, min: number, max: number, what = 'a number'): number {
-  const n = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text.trim()) ? Number(text) : NaN
-  if (!Number.isFinite(n) || n < min || n > max)
-    throw new UsageError(`--${option} must be ${what} from ${min} to ${max} (got '${text}')`)
-  return n
-}
-
-function oneOf<T extends string>(text: string, option: string, allowed: readonly T[]): T {
-  const found = allowed.find((a) => a === text.toLowerCase())
-  if (!found) throw new UsageError(`--${option} must be one of ${allowed.join(', ')} (got '${text}')`)
-  return found
-}
-
-function parseMoisture(text: string): SurfaceFireInputs['moisture'] {
-  const parts = text.split(',')
-  if (parts.length !== 5)
-    throw new UsageError(`--moisture takes five values in % (1h,10h,100h,herb,woody); got ${parts.length}`)
-  const names = ['1-h', '10-h', '100-h', 'live herbaceous', 'live woody']
-  const [oneHour, tenHour, hundredHour, herb, woody] = parts.map((p, i) => {
-    const max = i < 3 ? 100 : 500
-    return numberIn(p, 'moisture', i < 3 ? 1 : 30, max, `${names[i]} moisture in %`)
-  }) as [number, number, number, number, number]
-  return {
-    oneHourPercent: oneHour,
-    tenHourPercent: tenHour,
-    hundredHourPercent: hundredHour,
-    liveHerbPercent: herb,
-    liveWoodyPercent: woody,
-  }
 }
 
 function parseCanopy(values: Values): SurfaceFireInputs['canopy'] {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { fromFile } from 'geotiff'
-import { UsageError } from './pointCommand'
+import { UsageError } from './cliArgs'
 
 const run = promisify(execFile)
 

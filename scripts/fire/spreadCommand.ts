@@ -17,7 +17,7 @@ import {
   type LandscapeInput,
   type OptionValues,
 } from './landscapeArgs'
-import { UsageError } from './pointCommand'
+import { UsageError } from './cliArgs'
 import { assertSameGrid, gdal, lonLatTo, readRaster, writeGeoTiff } from './rasterIo'
 
 export const SPREAD_USAGE = `usage: npm run fire -- spread --ignition <lon,lat> [--ignition <lon,lat> …] --hours <1-72>
