@@ -3,7 +3,7 @@ import { layersConfig } from '../../shared/config'
 import { declareRoutes } from '../auth/routeAuth'
 import { badRequest, errorCodeOf, notFound } from '../http/httpErrors'
 import { noQuery } from '../http/schemas'
-import { isValidTile, MAX_TILE_INDEX, MAX_TILE_ZOOM } from '../tiles/tileMath'
+import { isValidTile, MAX_TILE_ZOOM, TILE_PARAMS_SCHEMA, type TileParams } from '../tiles/tileMath'
 import { fetchUpstream, UpstreamFailure } from './fetchUpstream'
 import { SourceCache, type ProxyResult, type SourceCacheOptions } from './sourceCache'
 import {
@@ -55,22 +55,6 @@ const infoQuery = {
 const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_MAX_BYTES = 5_000_000
 
-interface TileParams {
-  z: number
-  x: number
-  y: number
-}
-
-const tileParams = {
-  type: 'object',
-  required: ['z', 'x', 'y'],
-  properties: {
-    z: { type: 'integer', minimum: 0, maximum: MAX_TILE_ZOOM, description: 'zoom' },
-    x: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile column' },
-    y: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile row' },
-  },
-} as const
-
 /**
  * `GET /api/sources/<id>/tiles/{z}/{x}/{y}` for every xyz and wms source of the catalogue (for
  * wms our server builds the GetMap of the tile's EPSG:3857 box) and `GET /api/sources/<id>/legend`
@@ -87,7 +71,7 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
     const base = `/api/sources/${source.id}`
     app.get<{ Params: TileParams }>(
       `${base}/tiles/:z/:x/:y`,
-      { schema: { params: tileParams, querystring: noQuery }, logLevel: 'warn' },
+      { schema: { params: TILE_PARAMS_SCHEMA, querystring: noQuery }, logLevel: 'warn' },
       async (request, reply) => {
         const { z, x, y } = request.params
         if (!isValidTile(z, x, y)) {

@@ -29,3 +29,21 @@ export function isValidTile(z: number, x: number, y: number): boolean {
 /** Deepest zoom any tile route accepts; with it, the largest tile column or row (schema bounds). */
 export const MAX_TILE_ZOOM = 24
 export const MAX_TILE_INDEX = 2 ** MAX_TILE_ZOOM - 1
+
+/** The path parameters of a z/x/y tile route. */
+export interface TileParams {
+  z: number
+  x: number
+  y: number
+}
+
+/** The JSON Schema of a z/x/y tile route's path parameters: whole numbers within the deepest zoom. */
+export const TILE_PARAMS_SCHEMA = {
+  type: 'object',
+  required: ['z', 'x', 'y'],
+  properties: {
+    z: { type: 'integer', minimum: 0, maximum: MAX_TILE_ZOOM, description: 'zoom' },
+    x: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile column' },
+    y: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile row' },
+  },
+} as const

@@ -2,29 +2,13 @@ import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { VectorSourceDef } from '../store/catalog'
 import { badRequest, notFound } from '../http/httpErrors'
-import { isValidTile, MAX_TILE_INDEX, MAX_TILE_ZOOM } from './tileMath'
+import { isValidTile, TILE_PARAMS_SCHEMA, type TileParams } from './tileMath'
 import { TileCache, type TileCacheOptions } from './tileCache'
 import { declareRoutes } from '../auth/routeAuth'
 
 export interface TileRoutesOptions extends TileCacheOptions {
   demo: boolean
 }
-
-interface TileParams {
-  z: number
-  x: number
-  y: number
-}
-
-const paramsSchema = {
-  type: 'object',
-  required: ['z', 'x', 'y'],
-  properties: {
-    z: { type: 'integer', minimum: 0, maximum: MAX_TILE_ZOOM, description: 'zoom' },
-    x: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile column' },
-    y: { type: 'integer', minimum: 0, maximum: MAX_TILE_INDEX, description: 'tile row' },
-  },
-} as const
 
 /** URL paths a source answers on: `path`, and `demoPath` in demo mode. */
 export function sourcePaths(source: VectorSourceDef, demo: boolean): string[] {
@@ -68,7 +52,7 @@ export async function tileRoutes(app: FastifyInstance, opts: TileRoutesOptions):
       for (const suffix of TILE_SUFFIXES)
         app.get<{ Params: TileParams }>(
           `/${p}/mvt/:z/:x/:y${suffix}`,
-          { schema: { params: paramsSchema } },
+          { schema: { params: TILE_PARAMS_SCHEMA } },
           handler,
         )
     }
