@@ -144,7 +144,7 @@ try {
   // the CPU a request costs, apart from HTTP and from other processes' load.
   {
     const store = openStore(dataDir, defaultCatalog())
-    store.warm()
+    await store.warm()
     const reader = store.ogc
     const d = store.dataset('buildings')
     if (!d) throw new Error('no buildings dataset')
