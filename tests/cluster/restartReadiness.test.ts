@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../e2e/support/startServer'
 
 // The real server (`tsx src/server/main.ts`) restarted after `kill -9` on a seeded store: once it
 // logs that it listens, GET /api/health answers at once (nothing blocks its thread after listen:
@@ -13,17 +13,6 @@ const root = path.resolve(import.meta.dirname, '../..')
 const BUILDINGS = 60_000
 let dataDir = ''
 let child: ChildProcess | undefined
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 interface Started {
   url: string
