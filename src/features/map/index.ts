@@ -5,4 +5,10 @@ export { useMapHighlighter } from './highlight/useMapHighlighter'
 export { useMapHighlight } from './highlight/useMapHighlight'
 export { useMapImage, type MapImage } from './image/useMapImage'
 export { lazyPart, type LazyPartProps } from './lazy/LazyPart'
-export type { Bbox, DrawnHighlight, HighlightStyle, MapHighlighter } from './highlight/mapHighlighter'
+export type {
+  Bbox,
+  DrawnHighlight,
+  HighlightStyle,
+  MapHighlighter,
+  MapLabel,
+} from './highlight/mapHighlighter'
