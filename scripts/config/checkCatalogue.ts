@@ -1,4 +1,7 @@
-import type { WmsSource, XyzSource } from '../../src/generated/types'
+import type { ArcgisFeatureServerSource, GeojsonSource, OgcFeaturesSource, WmsSource, XyzSource } from '../../src/generated/types'
+
+type FeatureSourceKinds = ArcgisFeatureServerSource | OgcFeaturesSource | GeojsonSource
+import type { CogSource, PmtilesSource, TilejsonSource } from '../../src/generated/types'
 import type { CatalogueIndex } from './catalogueIndex'
 
 const L = 'layers'
@@ -101,6 +104,8 @@ function checkSources(ix: CatalogueIndex): void {
       ix.ctx.report(L, [...at, 'minzoom'], `minzoom ${src.minzoom} is above maxzoom ${src.maxzoom}`)
     }
     if (src.type === 'xyz' || src.type === 'wms') return checkExternalSource(ix, src, at)
+    if (src.type === 'arcgis-featureserver' || src.type === 'ogc-features' || src.type === 'geojson') return checkExternalSource(ix, src, at)
+    if (src.type === 'tilejson' || src.type === 'pmtiles' || src.type === 'cog') return checkArchiveSource(ix, src, at)
     const key = `${src.type}:${src.path}`
     const other = paths.get(key)
     if (other !== undefined) ix.ctx.report(L, [...at, 'path'], `path '${src.path}' is already used by ${src.type} source '${other}'`)
@@ -110,10 +115,30 @@ function checkSources(ix: CatalogueIndex): void {
   })
 }
 
+/** tilejson, pmtiles, cog: placeholders well formed; a pmtiles has exactly one of url and file; a cog's legend colours values. */
+function checkArchiveSource(ix: CatalogueIndex, src: TilejsonSource | PmtilesSource | CogSource, at: (string | number)[]): void {
+  const texts: [(string | number)[], string][] = src.url === undefined ? [] : [[[...at, 'url'], src.url]]
+  for (const [k, v] of Object.entries(src.headers ?? {})) texts.push([[...at, 'headers', k], v])
+  for (const [k, v] of Object.entries(src.query ?? {})) texts.push([[...at, 'query', k], v])
+  for (const [where, text] of texts) {
+    const stray = text.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/g, '')
+    if (stray.includes('${')) ix.ctx.report(L, where, `'\${' must start a placeholder \${NAME} (letters, digits, _)`)
+  }
+  if (src.type === 'pmtiles' && (src.url === undefined) === (src.file === undefined)) {
+    ix.ctx.report(L, at, `a pmtiles source needs exactly one of 'url' and 'file'`)
+  }
+  if (src.type === 'cog' && ix.ctx.ref(L, [...at, 'legend'], src.legend, ix.legends, 'legend')) {
+    const legend = ix.legends.get(src.legend)
+    if (legend && legend.type !== 'gradient' && legend.type !== 'classes') {
+      ix.ctx.report(L, [...at, 'legend'], `cog legend '${src.legend}' is of type ${legend.type}; a cog needs a gradient or classes legend`)
+    }
+  }
+}
+
 const RESERVED_WMS = new Set(['service', 'request', 'version', 'layers', 'styles', 'format', 'transparent', 'crs', 'srs', 'bbox', 'width', 'height'])
 
 /** Another server's source (xyz, wms): env placeholders well formed, no GetMap parameter given twice. */
-function checkExternalSource(ix: CatalogueIndex, src: XyzSource | WmsSource, at: (string | number)[]): void {
+function checkExternalSource(ix: CatalogueIndex, src: XyzSource | WmsSource | FeatureSourceKinds, at: (string | number)[]): void {
   const texts: [(string | number)[], string][] = [[[...at, 'url'], src.url]]
   for (const [k, v] of Object.entries(src.headers ?? {})) texts.push([[...at, 'headers', k], v])
   for (const [k, v] of Object.entries(src.query ?? {})) texts.push([[...at, 'query', k], v])

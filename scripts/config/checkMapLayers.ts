@@ -6,11 +6,11 @@ type At = (string | number)[]
 
 /** The source kind each paint kind draws from. */
 const PAINT_SOURCE: Record<Paint['type'], readonly Source['type'][]> = {
-  line: ['mvt'],
-  fill: ['mvt'],
-  circle: ['mvt'],
-  icon: ['mvt'],
-  raster: ['png', 'xyz', 'wms'],
+  line: ['mvt', 'arcgis-featureserver', 'ogc-features', 'geojson', 'tilejson', 'pmtiles'],
+  fill: ['mvt', 'arcgis-featureserver', 'ogc-features', 'geojson', 'tilejson', 'pmtiles'],
+  circle: ['mvt', 'arcgis-featureserver', 'ogc-features', 'geojson', 'tilejson', 'pmtiles'],
+  icon: ['mvt', 'arcgis-featureserver', 'ogc-features', 'geojson'],
+  raster: ['png', 'xyz', 'wms', 'pmtiles', 'cog'],
   particles: ['wind'],
 }
 
