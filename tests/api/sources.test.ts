@@ -355,7 +355,9 @@ describe('source proxy /api/sources/<id>/', () => {
     // lon -90, lat 0 at z 1: tile 0/1, pixel (128, 0) of it.
     const res = await get('/api/sources/fire_wms/info?lon=-90&lat=0&z=1')
     expect(res.statusCode).toBe(200)
-    expect(res.json().features[0].properties.wfpi).toBe(42)
+    // Answered as our popup JSON: the features' attributes, never the upstream body.
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.json()).toEqual({ source: 'fire_wms', features: [{ attributes: { wfpi: 42 } }] })
     expect(Object.fromEntries(seen[0]!.query)).toMatchObject({
       REQUEST: 'GetFeatureInfo',
       QUERY_LAYERS: 'wfpi,roads',

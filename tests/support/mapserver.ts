@@ -120,6 +120,7 @@ function mapFile(layer: string, title: string, color: string, base: string): str
     METADATA
       "ows_title" "${title}"
       "gml_include_items" "all"
+      "wms_include_items" "all"
       "gml_types" "auto"
       "gml_featureid" "zone_id"
     END

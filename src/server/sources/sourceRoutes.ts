@@ -4,7 +4,10 @@ import { declareRoutes } from '../auth/routeAuth'
 import { badRequest, errorCodeOf, notFound } from '../http/httpErrors'
 import { noQuery } from '../http/schemas'
 import { isValidTile, MAX_TILE_ZOOM, TILE_PARAMS_SCHEMA, type TileParams } from '../tiles/tileMath'
+import { parseFeatureInfo, UnreadableInfo, type InfoAnswer, type InfoFeature } from './featureInfo'
 import { fetchUpstream, UpstreamFailure } from './fetchUpstream'
+import { featureRoutes } from './kinds/featureRoutes'
+import { isFeatureSource, type FeatureSource } from './kinds/featureUpstream'
 import { SourceCache, type ProxyResult, type SourceCacheOptions } from './sourceCache'
 import {
   allowedHost,
@@ -20,6 +23,8 @@ import {
 export interface SourceRoutesOptions {
   /** The external sources served (default: the xyz and wms sources of config/layers.yaml). */
   readonly sources?: readonly ExternalSource[]
+  /** The feature sources served as vector tiles and records (default: those of config/layers.yaml). */
+  readonly featureSources?: readonly FeatureSource[]
   /** Where `${NAME}` placeholders are read (default process.env). */
   readonly env?: NodeJS.ProcessEnv
   readonly cache?: SourceCacheOptions
@@ -67,6 +72,7 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
   const env = opts.env ?? process.env
   const cache = new SourceCache(opts.cache)
   const sources = opts.sources ?? layersConfig.sources.filter(isExternalSource)
+  featureRoutes(app, opts.featureSources ?? layersConfig.sources.filter(isFeatureSource), env, cache)
   for (const source of sources) {
     const base = `/api/sources/${source.id}`
     app.get<{ Params: TileParams }>(
@@ -81,43 +87,37 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
         if (z < source.minzoom || z > source.maxzoom) {
           return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
         }
-        return proxy(request, reply, cache, source, env, () => tileUrl(source, z, x, y, env), 'image')
+        return proxy(request, reply, cache, source, env, () => tileUrl(source, z, x, y, env))
       },
     )
     if (source.type === 'wms') {
       app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) =>
-        proxy(request, reply, cache, source, env, () => legendUrl(source, env), 'image'),
+        proxy(request, reply, cache, source, env, () => legendUrl(source, env)),
       )
       app.get<{ Querystring: InfoQuery }>(
         `${base}/info`,
         { schema: { querystring: infoQuery } },
         async (request, reply) => {
           const { lon, lat, z } = request.query
-          return proxy(
-            request,
-            reply,
-            cache,
-            source,
-            env,
-            () => featureInfoUrl(source, lon, lat, z, env),
-            'info',
-          )
+          return info(request, reply, cache, source, env, () => featureInfoUrl(source, lon, lat, z, env))
         },
       )
     }
   }
 }
 
-/** Fetches (or serves from cache) one upstream URL and answers with its bytes or a JSON 502/504. */
-async function proxy(
+/**
+ * Fetches (or serves from cache) one upstream URL: its 200 answer, or the reply already sent (a
+ * JSON 502/504, the upstream's 404 or 204).
+ */
+async function fetchCached(
   request: FastifyRequest,
   reply: FastifyReply,
   cache: SourceCache,
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
   upstreamUrl: () => URL,
-  expects: 'image' | 'info',
-): Promise<FastifyReply> {
+): Promise<ProxyResult | FastifyReply> {
   let result: ProxyResult
   try {
     const url = upstreamUrl()
@@ -147,19 +147,56 @@ async function proxy(
   if (answer.status !== 200) {
     return upstreamError(request, reply, source, 502, `upstream answered HTTP ${answer.status}`)
   }
+  return result
+}
+
+/** Fetches (or serves from cache) one upstream image and answers with its bytes or a JSON 502/504. */
+async function proxy(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: SourceCache,
+  source: ExternalSource,
+  env: NodeJS.ProcessEnv,
+  upstreamUrl: () => URL,
+): Promise<FastifyReply> {
+  const result = await fetchCached(request, reply, cache, source, env, upstreamUrl)
+  if (!('answer' in result)) return result
+  const { answer } = result
   const maxAge = Math.max(0, Math.floor((answer.freshUntil - Date.now()) / 1000))
   // Private: the answer sits behind our session check, so no shared cache may keep it.
   reply.header('Cache-Control', answer.noStore ? 'no-store' : `private, max-age=${maxAge}`)
   if (answer.etag) reply.header('ETag', answer.etag)
   if (answer.lastModified) reply.header('Last-Modified', answer.lastModified)
   if (answer.etag && request.headers['if-none-match'] === answer.etag) return reply.code(304).send()
-  const type = servedType(answer.contentType, expects)
+  const type = servedType(answer.contentType)
   if (type === null) {
     const what = answer.contentType ?? 'no content type'
     return upstreamError(request, reply, source, 502, `upstream answered ${what}, not an image`)
   }
   reply.type(type)
   return reply.code(200).send(answer.body)
+}
+
+/** A point query upstream (GetFeatureInfo, identify) answered as our popup JSON (featureInfo.ts). */
+async function info(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: SourceCache,
+  source: ExternalSource,
+  env: NodeJS.ProcessEnv,
+  upstreamUrl: () => URL,
+): Promise<FastifyReply> {
+  const result = await fetchCached(request, reply, cache, source, env, upstreamUrl)
+  if (!('answer' in result)) return result
+  let features: InfoFeature[]
+  try {
+    features = parseFeatureInfo(result.answer.body, result.answer.contentType)
+  } catch (e) {
+    if (e instanceof UnreadableInfo) return upstreamError(request, reply, source, 502, e.message)
+    throw e
+  }
+  const answer: InfoAnswer = { source: source.id, features }
+  return reply.header('Cache-Control', 'private, no-cache').send(answer)
 }
 
 function upstreamError(
@@ -176,16 +213,11 @@ function upstreamError(
     .send({ error: errorCodeOf(status), source: source.id, message })
 }
 
-/** Feature-info types passed on as they are; anything else (HTML above all) is sent as plain text. */
-const INFO_TYPES = /^(application\/(json|geo\+json|xml|vnd\.ogc\.gml)|text\/(xml|plain))\b/i
-
 /**
- * The content type our origin serves an upstream answer with: tiles and legends must be images
- * (a WMS ServiceException or an HTML error page is a 502, not a broken tile); feature info keeps
- * JSON, XML, GML and plain text, and anything else becomes text/plain so no upstream HTML or
- * script ever runs under our origin.
+ * The content type our origin serves an upstream image with: tiles and legends must be images (a
+ * WMS ServiceException or an HTML error page is a 502, not a broken tile), so no upstream HTML or
+ * script ever runs under our origin. (Feature info is re-encoded as our JSON by `info`.)
  */
-function servedType(contentType: string | undefined, expects: 'image' | 'info'): string | null {
-  if (expects === 'image') return contentType && /^image\//i.test(contentType) ? contentType : null
-  return contentType && INFO_TYPES.test(contentType) ? contentType : 'text/plain; charset=utf-8'
+function servedType(contentType: string | undefined): string | null {
+  return contentType && /^image\//i.test(contentType) ? contentType : null
 }

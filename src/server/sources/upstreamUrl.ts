@@ -96,6 +96,8 @@ export function legendUrl(source: WmsSource, env: NodeJS.ProcessEnv): URL {
     VERSION: source.version ?? '1.3.0',
     LAYER: source.layers.split(',')[0]!,
     FORMAT: 'image/png',
+    // WMS 1.3.0 servers (MapServer) require the SLD version of GetLegendGraphic.
+    ...(source.version === '1.1.1' ? {} : { SLD_VERSION: '1.1.0' }),
     ...(source.styles ? { STYLE: source.styles.split(',')[0]! } : {}),
   }
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
