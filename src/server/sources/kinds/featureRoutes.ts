@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { badRequest, errorCodeOf, notFound } from '../../http/httpErrors'
+import { noQuery } from '../../http/schemas'
+import { isValidTile, TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
+import { UpstreamFailure } from '../fetchUpstream'
+import type { SourceCache } from '../sourceCache'
+import { MissingVariable } from '../upstreamUrl'
+import { featureRecords, RecordsRequestError } from './featureRecords'
+import { featureTile } from './featureTiles'
+import type { FeatureSource } from './featureUpstream'
+
+/** Most records one page may ask for. */
+export const MAX_RECORDS_LIMIT = 1000
+/** The largest records offset accepted. */
+const MAX_RECORDS_OFFSET = 10_000_000
+
+interface RecordsQuery {
+  filters?: string[]
+  limit?: number
+  offset?: number
+  sort?: string
+}
+
+const recordsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    filters: {
+      type: 'array',
+      items: { type: 'string', maxLength: 2000 },
+      maxItems: 20,
+      description: 'JSON {field, value, type?}; repeatable (as /api/data/<dataset>/records)',
+    },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_RECORDS_LIMIT, default: 50 },
+    offset: { type: 'integer', minimum: 0, maximum: MAX_RECORDS_OFFSET, default: 0 },
+    sort: { type: 'string', maxLength: 200, description: 'field or -field (descending)' },
+  },
+} as const
+
+/**
+ * `GET /api/sources/<id>/tiles/{z}/{x}/{y}` (also `….mvt`) as MVT for each feature source
+ * (arcgis-featureserver, ogc-features, geojson) and `GET /api/sources/<id>/records` for the first
+ * two. Registered inside sourceRoutes (same session check).
+ */
+export function featureRoutes(
+  app: FastifyInstance,
+  sources: readonly FeatureSource[],
+  env: NodeJS.ProcessEnv,
+  cache: SourceCache,
+): void {
+  for (const source of sources) {
+    const base = `/api/sources/${source.id}`
+    const tile = async (request: FastifyRequest<{ Params: TileParams }>, reply: FastifyReply) => {
+      const { z, x, y } = request.params
+      if (!isValidTile(z, x, y)) {
+        const which = x >= 2 ** z ? 'x' : 'y'
+        return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
+      }
+      if (z < source.minzoom || z > source.maxzoom) {
+        return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
+      }
+      return guarded(request, reply, source, async () => {
+        const built = await featureTile(source, env, cache, z, x, y)
+        reply.header('Cache-Control', 'private, no-cache')
+        if (built.truncated) reply.header('X-Source-Truncated', 'true')
+        if (built.features === 0) return reply.code(204).send()
+        return reply
+          .code(200)
+          .type('application/vnd.mapbox-vector-tile')
+          .send(Buffer.from(built.pbf.buffer, built.pbf.byteOffset, built.pbf.byteLength))
+      })
+    }
+    const opts = { schema: { params: TILE_PARAMS_SCHEMA, querystring: noQuery }, logLevel: 'warn' } as const
+    app.get<{ Params: TileParams }>(`${base}/tiles/:z/:x/:y`, opts, tile)
+    app.get<{ Params: TileParams }>(`${base}/tiles/:z/:x/:y.mvt`, opts, tile)
+    if (source.type === 'geojson') continue
+    app.get<{ Querystring: RecordsQuery }>(
+      `${base}/records`,
+      { schema: { querystring: recordsQuery } },
+      async (request, reply) =>
+        guarded(request, reply, source, async () => {
+          const { filters = [], limit = 50, offset = 0, sort } = request.query
+          const page = await featureRecords(source, env, cache, { filters, limit, offset, sort })
+          reply.header('Cache-Control', 'private, no-cache')
+          return page
+        }),
+    )
+  }
+}
+
+/** Runs a handler; request mistakes are 400 naming the parameter, upstream failures 502/504 JSON. */
+async function guarded(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  source: FeatureSource,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
+  try {
+    return await run()
+  } catch (e) {
+    if (e instanceof RecordsRequestError) return badRequest(reply, e.parameter, e.message)
+    const status = e instanceof UpstreamFailure ? e.statusCode : 502
+    const message =
+      e instanceof UpstreamFailure || e instanceof MissingVariable
+        ? e.message
+        : 'the request to this source could not be made'
+    if (!(e instanceof UpstreamFailure || e instanceof MissingVariable)) {
+      request.log.error({ err: e, source: source.id }, 'feature source request failed')
+    }
+    request.log.warn({ source: source.id, status }, message)
+    return reply
+      .code(status)
+      .header('Cache-Control', 'no-store')
+      .send({ error: errorCodeOf(status), source: source.id, message })
+  }
+}

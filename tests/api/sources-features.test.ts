@@ -1,0 +1,330 @@
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { VectorTile } from '@mapbox/vector-tile'
+import type { Feature, FeatureCollection, Point } from 'geojson'
+import Pbf from 'pbf'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/server/app'
+import type { FeatureSource } from '../../src/server/sources/kinds/featureUpstream'
+import { defaultCatalog } from '../../src/server/store/catalog'
+import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
+import { tileBounds } from '../../src/server/tiles/tileMath'
+import { startKoop, type TestKoop } from '../support/koop'
+import { AUTH, tempDir, testApp, testVerifier, type TestApp } from './testApp'
+
+// Koop (a real ArcGIS FeatureServer) and a plain static server (GeoJSON) on 127.0.0.1, the real
+// app in front: its vector tiles and records are compared with the fixture and with Koop's own answers.
+
+const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/features/assets.geojson')
+const fixture = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as FeatureCollection
+type Props = Record<string, string | number>
+const props = (f: Feature) => f.properties as Props
+const points = fixture.features.filter((f) => f.geometry.type === 'Point')
+
+let koop: TestKoop
+let files: http.Server
+let fileHits = 0
+let t: TestApp
+
+function featureServer(id: string, extra: Partial<FeatureSource> = {}): FeatureSource {
+  return {
+    id,
+    type: 'arcgis-featureserver',
+    url: koop.layerUrl('assets'),
+    attribution: 'Test utility',
+    minzoom: 0,
+    maxzoom: 16,
+    allowPrivateNetwork: true,
+    ...extra,
+  } as FeatureSource
+}
+
+beforeAll(async () => {
+  koop = await startKoop({ assets: FIXTURE })
+  files = http.createServer((req, res) => {
+    fileHits++
+    if (req.url !== '/assets.geojson') return void res.writeHead(404).end()
+    res.writeHead(200, { 'content-type': 'application/geo+json', 'cache-control': 'max-age=60' })
+    res.end(fs.readFileSync(FIXTURE))
+  })
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
+  const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`
+  const featureSources: FeatureSource[] = [
+    featureServer('assets_fs'),
+    featureServer('assets_paged', { pageSize: 4 }),
+    featureServer('assets_capped', { maxFeaturesPerTile: 5, pageSize: 3 }),
+    featureServer('assets_open', { where: "status = 'open'", outFields: 'asset_id,status' }),
+    featureServer('assets_private', { allowPrivateNetwork: undefined }),
+    featureServer('assets_missing', { url: koop.layerUrl('no_such_file') }),
+    {
+      id: 'assets_geojson',
+      type: 'geojson',
+      url: `${filesUrl}/assets.geojson`,
+      attribution: 'Test file',
+      minzoom: 0,
+      maxzoom: 16,
+      allowPrivateNetwork: true,
+    },
+  ]
+  const dataDir = tempDir()
+  const store = await openDataDirStore(dataDir, defaultCatalog())
+  const app = await buildApp({
+    dataDir,
+    demo: true,
+    store,
+    verifier: testVerifier,
+    sources: { sources: [], featureSources },
+  })
+  t = testApp(app, store, dataDir)
+}, 60_000)
+
+afterAll(async () => {
+  await t?.close()
+  await koop?.close()
+  files?.closeAllConnections()
+  await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()))
+})
+
+const get = (url: string, headers: Record<string, string> = AUTH) => t.app.inject({ url, headers })
+
+/** The tile z/x/y holding a point. */
+function tileOf(lon: number, lat: number, z: number): [number, number, number] {
+  const n = 2 ** z
+  const x = Math.floor(((lon + 180) / 360) * n)
+  const s = Math.sin((lat * Math.PI) / 180)
+  const y = Math.floor((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * n)
+  return [z, x, y]
+}
+
+/** The fixture's points in tile z/x/y (with the tile buffer, 64/4096, as the tile is cut). */
+function pointsIn([z, x, y]: [number, number, number]): Feature[] {
+  const [w, s, e, n] = tileBounds(z, x, y, 64 / 4096)
+  return points.filter((f) => {
+    const [lon, lat] = (f.geometry as Point).coordinates as [number, number]
+    return lon >= w && lon <= e && lat >= s && lat <= n
+  })
+}
+
+function decode(body: Buffer, layer: string): Props[] {
+  const vt = new VectorTile(new Pbf(body))
+  expect(Object.keys(vt.layers)).toEqual([layer])
+  const l = vt.layers[layer]!
+  return Array.from({ length: l.length }, (_, i) => l.feature(i).properties as Props)
+}
+
+const ids = (rows: readonly Props[]) => rows.map((r) => String(r.asset_id)).sort()
+const pointIds = (rows: readonly Props[]) => ids(rows.filter((r) => String(r.asset_id).startsWith('P-')))
+const queries = () => koop.seen.filter((u) => u.pathname.endsWith('/FeatureServer/0/query'))
+
+describe('arcgis-featureserver as vector tiles (Koop)', () => {
+  const tile = tileOf(-120.5, 38.5, 9)
+
+  it('a tile holds the features of its box with their attributes, in a layer named after the source', async () => {
+    const expected = pointsIn(tile)
+    expect(expected.length).toBeGreaterThan(3)
+    expect(expected.length).toBeLessThan(points.length)
+    const res = await get(`/api/sources/assets_fs/tiles/${tile.join('/')}.mvt`)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('application/vnd.mapbox-vector-tile')
+    const rows = decode(res.rawPayload, 'assets_fs')
+    expect(pointIds(rows)).toEqual(ids(expected.map(props)))
+    for (const f of expected) {
+      const row = rows.find((r) => r.asset_id === props(f).asset_id)
+      expect(row).toMatchObject(props(f))
+    }
+    // The feeder line crosses the tile too, clipped to it.
+    expect(ids(rows)).toContain('L-1')
+    // The query was a box in WGS 84 (the tile's, with its buffer), asked as GeoJSON.
+    const q = queries().at(-1)!
+    expect(q.searchParams.get('geometryType')).toBe('esriGeometryEnvelope')
+    expect(q.searchParams.get('inSR')).toBe('4326')
+    expect(q.searchParams.get('f')).toBe('geojson')
+  })
+
+  it('without extension the same tile; a tile with no features is 204', async () => {
+    const res = await get(`/api/sources/assets_fs/tiles/${tile.join('/')}`)
+    expect(res.statusCode).toBe(200)
+    expect(pointIds(decode(res.rawPayload, 'assets_fs'))).toEqual(ids(pointsIn(tile).map(props)))
+    const empty = await get(`/api/sources/assets_fs/tiles/${tileOf(10, -30, 9).join('/')}`)
+    expect(empty.statusCode).toBe(204)
+  })
+
+  it('pages through the upstream (resultOffset/resultRecordCount) until a short page', async () => {
+    const z8 = tileOf(-120.5, 38.5, 6)
+    const expected = pointsIn(z8)
+    koop.reset()
+    const res = await get(`/api/sources/assets_paged/tiles/${z8.join('/')}`)
+    expect(res.statusCode).toBe(200)
+    expect(pointIds(decode(res.rawPayload, 'assets_paged'))).toEqual(ids(expected.map(props)))
+    const pages = queries()
+    const inBox = expected.length + 1 // the feeder line
+    expect(pages).toHaveLength(Math.floor(inBox / 4) + 1)
+    expect(pages.map((p) => Number(p.searchParams.get('resultOffset')))).toEqual(pages.map((_, i) => i * 4))
+    expect(pages.every((p) => p.searchParams.get('resultRecordCount') === '4')).toBe(true)
+  })
+
+  it('caps the features of a tile (maxFeaturesPerTile): the first ones, X-Source-Truncated: true', async () => {
+    const z6 = tileOf(-120.5, 38.5, 6)
+    koop.reset()
+    const res = await get(`/api/sources/assets_capped/tiles/${z6.join('/')}`)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['x-source-truncated']).toBe('true')
+    expect(decode(res.rawPayload, 'assets_capped')).toHaveLength(5)
+    // 3 + 3 asked: no page beyond the cap (+1 to know there are more).
+    expect(queries()).toHaveLength(2)
+    const full = await get(`/api/sources/assets_fs/tiles/${z6.join('/')}`)
+    expect(full.headers['x-source-truncated']).toBeUndefined()
+  })
+
+  it("the source's where and outFields are sent and respected", async () => {
+    const z6 = tileOf(-120.5, 38.5, 6)
+    koop.reset()
+    const res = await get(`/api/sources/assets_open/tiles/${z6.join('/')}`)
+    const rows = decode(res.rawPayload, 'assets_open')
+    const open = pointsIn(z6).filter((f) => props(f).status === 'open')
+    expect(pointIds(rows)).toEqual(ids(open.map(props)))
+    for (const r of rows) expect(Object.keys(r).sort()).toEqual(['asset_id', 'status'])
+    expect(queries()[0]!.searchParams.get('where')).toBe("status = 'open'")
+    expect(queries()[0]!.searchParams.get('outFields')).toBe('asset_id,status')
+  })
+
+  it('a private (loopback) upstream without allowPrivateNetwork is refused before any request', async () => {
+    koop.reset()
+    const res = await get(`/api/sources/assets_private/tiles/${tile.join('/')}`)
+    expect(res.statusCode).toBe(502)
+    expect(res.json()).toMatchObject({ error: 'bad_gateway', source: 'assets_private' })
+    expect(res.json().message).toMatch(/127\.0\.0\.1 is a loopback address/)
+    expect(koop.seen).toHaveLength(0)
+  })
+
+  it('needs a session (401), bad tiles are 400 naming the parameter, upstream errors 502 JSON', async () => {
+    koop.reset()
+    expect((await get(`/api/sources/assets_fs/tiles/${tile.join('/')}`, {})).statusCode).toBe(401)
+    expect(koop.seen).toHaveLength(0)
+    const bad = await get('/api/sources/assets_fs/tiles/2/9/1')
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().message).toMatch(/x must be below 4/)
+    const missing = await get(`/api/sources/assets_missing/tiles/${tile.join('/')}`)
+    expect(missing.statusCode).toBe(502)
+    expect(missing.json()).toMatchObject({ error: 'bad_gateway', source: 'assets_missing' })
+  })
+})
+
+/** Koop's own answer to a records query: the attributes of one page, and the count. */
+async function koopRecords(where: string, order: string, offset: number, count: number) {
+  const base = `${koop.layerUrl('assets')}/query?where=${encodeURIComponent(where)}`
+  const page = (await (
+    await fetch(
+      `${base}&outFields=*&returnGeometry=false&f=json&orderByFields=${encodeURIComponent(order)}` +
+        `&resultOffset=${offset}&resultRecordCount=${count}`,
+    )
+  ).json()) as { features: { attributes: Props }[] }
+  const total = ((await (await fetch(`${base}&returnCountOnly=true&f=json`)).json()) as { count: number })
+    .count
+  return { records: page.features.map((f) => f.attributes), total }
+}
+
+const filtersParam = (...fs: object[]) =>
+  fs.map((f) => `filters=${encodeURIComponent(JSON.stringify(f))}`).join('&')
+
+describe('arcgis-featureserver records for attribute tables', () => {
+  it('pages and sorts as Koop does (resultOffset, resultRecordCount, orderByFields)', async () => {
+    const res = await get('/api/sources/assets_fs/records?offset=7&limit=9&sort=-kv')
+    expect(res.statusCode).toBe(200)
+    const body = res.json() as { records: Props[]; total: number }
+    expect(body.total).toBe(fixture.features.length)
+    expect(body.records).toHaveLength(9)
+    expect(body).toEqual(await koopRecords('1=1', 'kv DESC,OBJECTID ASC', 7, 9))
+    const kvs = body.records.map((r) => Number(r.kv))
+    expect(kvs).toEqual([...kvs].sort((a, b) => b - a))
+  })
+
+  it('pages larger than the source page size are read in several upstream pages', async () => {
+    koop.reset()
+    const res = await get('/api/sources/assets_paged/records?offset=2&limit=10&sort=asset_id')
+    const body = res.json() as { records: Props[]; total: number }
+    const all = [...fixture.features.map(props)].sort((a, b) =>
+      String(a.asset_id).localeCompare(String(b.asset_id)),
+    )
+    expect(body.records.map((r) => r.asset_id)).toEqual(all.slice(2, 12).map((r) => r.asset_id))
+    expect(queries().filter((q) => q.searchParams.get('returnCountOnly') !== 'true')).toHaveLength(3)
+  })
+
+  it('our filter operators become a where clause: numeric comparisons, text contains any case, quotes escaped', async () => {
+    const filters = filtersParam(
+      { field: 'kv', value: 33, type: 'gte' },
+      { field: 'kv', value: 230, type: 'neq' },
+      { field: 'owner', value: "o'neil" },
+    )
+    koop.reset()
+    const res = await get(`/api/sources/assets_fs/records?${filters}&limit=100&sort=asset_id`)
+    expect(res.statusCode).toBe(200)
+    const body = res.json() as { records: Props[]; total: number }
+    const expected = fixture.features
+      .map(props)
+      .filter(
+        (p) => Number(p.kv) >= 33 && Number(p.kv) !== 230 && String(p.owner).toLowerCase().includes("o'neil"),
+      )
+    expect(expected.length).toBeGreaterThan(1)
+    expect(ids(body.records)).toEqual(ids(expected))
+    expect(body.total).toBe(expected.length)
+    expect(queries()[0]!.searchParams.get('where')).toBe(
+      "(1=1) AND (kv >= 33) AND (kv <> 230) AND (UPPER(owner) LIKE '%O''NEIL%' ESCAPE '\\')",
+    )
+    const pct = await get(`/api/sources/assets_fs/records?${filtersParam({ field: 'name', value: '%' })}`)
+    expect(pct.json().total).toBe(0)
+    const text = await get(
+      `/api/sources/assets_fs/records?${filtersParam({ field: 'name', value: 'POLE 1' })}`,
+    )
+    expect(text.json().total).toBe(10)
+  })
+
+  it('the source where is kept under the filters', async () => {
+    const res = await get(
+      `/api/sources/assets_open/records?${filtersParam({ field: 'kv', value: 60, type: 'lt' })}&limit=100`,
+    )
+    const expected = fixture.features.map(props).filter((p) => p.status === 'open' && Number(p.kv) < 60)
+    expect(res.json().total).toBe(expected.length)
+    expect(ids(res.json().records as Props[])).toEqual(ids(expected))
+  })
+
+  it('mistakes are 400 naming the parameter; upstream failures 502 JSON; no session 401', async () => {
+    const cases: [string, string][] = [
+      [`filters=${encodeURIComponent('{oops')}`, 'filters'],
+      [filtersParam({ field: 'no_such_field', value: 1, type: 'eq' }), 'filters'],
+      [filtersParam({ field: 'kv', value: 'x', type: 'gt' }), 'filters'],
+      [filtersParam({ field: 'kv) OR (1=1', value: 1, type: 'eq' }), 'filters'],
+      ['sort=-nope', 'sort'],
+      ['limit=100000', 'limit'],
+      ['offset=-1', 'offset'],
+    ]
+    for (const [query, parameter] of cases) {
+      const res = await get(`/api/sources/assets_fs/records?${query}`)
+      expect(res.statusCode, query).toBe(400)
+      expect(JSON.stringify(res.json()), query).toContain(parameter)
+    }
+    expect((await get('/api/sources/assets_missing/records')).statusCode).toBe(502)
+    expect((await get('/api/sources/assets_private/records')).statusCode).toBe(502)
+    expect((await get('/api/sources/assets_fs/records', {})).statusCode).toBe(401)
+  })
+})
+
+describe('geojson as vector tiles', () => {
+  it('reads the file once (cached as the upstream allows) and cuts every tile from it', async () => {
+    fileHits = 0
+    const tile = tileOf(-120.5, 38.5, 9)
+    const res = await get(`/api/sources/assets_geojson/tiles/${tile.join('/')}`)
+    expect(res.statusCode).toBe(200)
+    const rows = decode(res.rawPayload, 'assets_geojson')
+    expect(pointIds(rows)).toEqual(ids(pointsIn(tile).map(props)))
+    const far = tileOf(-100, 40, 9)
+    const other = await get(`/api/sources/assets_geojson/tiles/${far.join('/')}.mvt`)
+    const farIds = ids(pointsIn(far).map(props))
+    expect(farIds.length).toBeGreaterThan(0)
+    expect(ids(decode(other.rawPayload, 'assets_geojson'))).toEqual(farIds)
+    expect(fileHits).toBe(1)
+    expect((await get('/api/sources/assets_geojson/records')).statusCode).toBe(404)
+  })
+})
