@@ -3,6 +3,7 @@ import { appConfig, legendById, type LayerDefinition } from '../../shared/config
 import { FeedFreshnessBadge } from './FeedFreshnessBadge'
 import { LegendView } from './LegendView'
 import { baseLegends, subLayerLegend } from './layerLegends'
+import { serverLegendSources, SourceLegend } from './SourceLegend'
 import { useLayerState } from './LayerStateContext'
 import { SubLayerRadios } from './SubLayerRadios'
 
@@ -79,6 +80,9 @@ function LayerBody({ layer }: { layer: LayerDefinition }) {
       )}
       {legends.map((l) => (
         <LegendView key={l.id} legend={l} />
+      ))}
+      {serverLegendSources(layer).map((s) => (
+        <SourceLegend key={s.id} sourceId={s.id} type={s.type} name={layer.name} />
       ))}
       {layer.showLayerIntensity ? (
         <IntensitySlider

@@ -1,13 +1,15 @@
 import L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { useMap } from 'react-leaflet'
-import { layersConfig, type MapLayer } from '../../../shared/config'
+import { layerById, layersConfig, mapLayerById, type MapLayer } from '../../../shared/config'
 import { useLayerState } from '../../layers'
+import { authFetch } from '../../session'
 import { drawList, isMapLayerDrawn } from '../render/drawList'
 import type { PickRegistry } from '../render/pickRegistry'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
 import './keyboardPick.css'
-import { popupContent, popupElement } from './popupContent'
+import { popupContent, popupElement, type PopupContent } from './popupContent'
+import { infoSourceOf, sourceInfoContent, sourceInfoUrl, type SourceInfoAnswer } from './sourceInfo'
 
 /** Tolerance in screen pixels around the click: half the line hit width, the hit circle, or inside polygons. */
 function brushPx(style: CompiledPaintStyle): number {
@@ -62,9 +64,11 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
   }, [state])
   useEffect(() => {
     const pickAt = (latlng: L.LatLng, keyboard: boolean) => {
+      const click = ++clicks
       const hit = pickFeature(registry, latlng.lng, latlng.lat, keyboard ? KEYBOARD_BRUSH_PX : 0)
       if (!hit) {
         dispatch({ type: 'clearOverride' })
+        void askRasterSources(latlng, keyboard, click)
         return
       }
       const o = hit.mapLayer.clickOverride
@@ -80,7 +84,11 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
         return
       }
       if (!hit.mapLayer.popup) return
-      const content = popupElement(popupContent(hit.mapLayer.popup, hit.props, now()))
+      openPopup(latlng, popupContent(hit.mapLayer.popup, hit.props, now()), keyboard)
+    }
+    let clicks = 0
+    const openPopup = (latlng: L.LatLng, popup: PopupContent, keyboard: boolean) => {
+      const content = popupElement(popup)
       L.popup({ className: 'el-leaflet-popup', maxWidth: 320 })
         .setLatLng(latlng)
         .setContent(content)
@@ -88,6 +96,27 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
       if (keyboard) {
         content.tabIndex = -1
         content.focus()
+      }
+    }
+    // No feature of ours there: ask the visible raster layers of other servers (WMS GetFeatureInfo,
+    // ArcGIS identify, through /api/sources/<id>/info), top-most first; the first with a feature wins.
+    const askRasterSources = async (latlng: L.LatLng, keyboard: boolean, click: number) => {
+      const drawn = drawList(stateRef.current, layersConfig.layers).reverse()
+      for (const item of drawn) {
+        const mapLayer = mapLayerById(item.mapLayerId)
+        const sourceId = infoSourceOf(mapLayer)
+        if (!sourceId) continue
+        let answer: SourceInfoAnswer
+        try {
+          const res = await authFetch(sourceInfoUrl(sourceId, latlng.lng, latlng.lat, map.getZoom()))
+          if (!res.ok) continue
+          answer = (await res.json()) as SourceInfoAnswer
+        } catch {
+          continue
+        }
+        if (click !== clicks) return // another click since
+        const popup = sourceInfoContent(layerById(item.layerId).name, mapLayer.popup, answer, now())
+        if (popup) return openPopup(latlng, popup, keyboard)
       }
     }
     const onClick = (e: L.LeafletMouseEvent) => pickAt(e.latlng, false)

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_INFO_ROWS, sourceInfoContent, sourceInfoUrl } from './sourceInfo'
+
+describe('raster source popups', () => {
+  const answer = {
+    source: 'zones_wms',
+    features: [
+      { layer: 'zones', attributes: { zone_id: 'Z1', name: 'Sandia Foothills', score: 87, note: null } },
+    ],
+  }
+
+  it('shows the first feature attributes under the layer name when the YAML has no popup', () => {
+    expect(sourceInfoContent('Fire zones', undefined, answer)).toEqual({
+      title: 'Fire zones',
+      rows: [
+        { label: 'zone_id', value: 'Z1' },
+        { label: 'name', value: 'Sandia Foothills' },
+        { label: 'score', value: '87' },
+        { label: 'note', value: '' },
+      ],
+    })
+  })
+
+  it('applies the YAML popup (title field, labelled rows) to the attributes', () => {
+    const popup = { title: 'name', fields: [{ key: 'score', label: 'Risk score' }] }
+    expect(sourceInfoContent('Fire zones', popup, answer)).toEqual({
+      title: 'Sandia Foothills',
+      rows: [{ label: 'Risk score', value: '87' }],
+    })
+  })
+
+  it('no feature there: no popup; many attributes: bounded rows', () => {
+    expect(sourceInfoContent('Fire zones', undefined, { source: 'x', features: [] })).toBeNull()
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`a${i}`, i]))
+    const content = sourceInfoContent('L', undefined, { source: 'x', features: [{ attributes: many }] })
+    expect(content!.rows).toHaveLength(MAX_INFO_ROWS)
+  })
+
+  it('asks the proxy with whole zooms and a clamped latitude', () => {
+    expect(sourceInfoUrl('zones wms', -106.5, 89, 9.6)).toBe(
+      '/api/sources/zones%20wms/info?lon=-106.500000&lat=85.050000&z=10',
+    )
+  })
+})
