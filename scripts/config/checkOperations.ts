@@ -1,4 +1,4 @@
-import type { AlertRuleSide, DeliverySettings, MitigationSettings, OperationsConfig, PlanningSettings, PspsRollupSettings } from '../../src/generated/types'
+import type { AlertRuleSide, DeliverySettings, MitigationSettings, OperationsConfig, PlanningSettings, PspsEventSettings, PspsRollupSettings } from '../../src/generated/types'
 import type { CatalogueIndex } from './catalogueIndex'
 import type { PathSegment } from './problem'
 
@@ -59,6 +59,7 @@ export function checkOperations(ix: CatalogueIndex, ops: OperationsConfig): void
   })
 
   if (ops.psps) checkPsps(ix, ops.psps)
+  if (ops.pspsEvents) checkPspsEvents(ix, ops.pspsEvents, ops.psps)
   if (ops.planning) checkPlanning(ix, ops.planning)
   if (ops.mitigation) checkMitigation(ix, ops.mitigation)
   if (ops.delivery) checkDelivery(ix, ops.delivery, severities)
@@ -78,6 +79,21 @@ function checkPsps(ix: CatalogueIndex, psps: PspsRollupSettings): void {
     })
   }
 
+}
+
+/** pspsEvents: number fields of the `psps` circuits dataset (and the `psps` section itself). */
+function checkPspsEvents(ix: CatalogueIndex, events: PspsEventSettings, psps: PspsRollupSettings | undefined): void {
+  if (!psps) {
+    ix.ctx.report(O, ['pspsEvents'], "pspsEvents needs the 'psps' section (its circuits dataset and key)")
+    return
+  }
+  const fields = ix.datasets.has(psps.dataset) ? datasetFields(ix, ['psps', 'dataset'], psps.dataset) : undefined
+  if (!fields) return
+  const num = (at: PathSegment[], field: string) => checkField(ix, fields, psps.dataset, ['pspsEvents', ...at], field, ['number'])
+  for (const [cls, field] of Object.entries(events.customers)) if (field !== undefined) num(['customers', cls], field)
+  num(['medicalBaseline'], events.medicalBaseline)
+  num(['criticalFacilities'], events.criticalFacilities)
+  for (const [type, field] of Object.entries(events.criticalFacilityTypes ?? {})) num(['criticalFacilityTypes', type], field)
 }
 
 function checkPlanning(ix: CatalogueIndex, plan: PlanningSettings): void {

@@ -24,6 +24,7 @@ import { preferencesRoutes } from './preferences'
 import { identityPlugin, identitySettings } from './identity'
 import { basemapPlugin } from './basemap/basemapPlugin'
 import { pspsRoutes } from './operations/pspsRoutes'
+import { pspsEventRoutes } from './psps-events'
 import { planningRoutes } from './operations/planningRoutes'
 import { mitigationRoutes } from './operations/mitigationRoutes'
 import { alertsRoutes, createAlertsEngine } from './operations/alertsRoutes'
@@ -139,6 +140,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(gridRoutes, { demo: opts.demo })
   await app.register(basemapPlugin)
   await app.register(pspsRoutes, {})
+  await app.register(pspsEventRoutes, {})
   await app.register(planningRoutes, {})
   await app.register(mitigationRoutes, {})
   await app.register(alertsRoutes, {})

@@ -14,6 +14,7 @@ import type { IdentityStore } from './identityStore'
 import type { IdentityTokenStore } from './identityTokenStore'
 import type { DatasetExtents, OgcFeatureRow } from './ogcFeatures'
 import type { PreferencesStore } from './preferencesStore'
+import type { PspsEventStore } from './pspsEventStore'
 import type { Store } from './Store'
 
 // The store interfaces of every area. The server (routes, engines, feeds, identity) sees only
@@ -128,4 +129,6 @@ export interface AppStore extends FeatureStore {
   readonly subscriptions: AlertSubscriptionStore
   /** Accounts database: alert episodes, notices, delivery jobs and log. */
   readonly delivery: DeliveryStore
+  /** Accounts database: PSPS events, their circuits and de-energization periods. */
+  readonly pspsEvents: PspsEventStore
 }

@@ -24,6 +24,7 @@ import { createIdentityStore } from './identityStore'
 import { createIdentityTokenStore } from './identityTokenStore'
 import { OgcFeatureReader } from './ogcFeatures'
 import { createPreferencesStore } from './preferencesStore'
+import { createPspsEventStore } from './pspsEventStore'
 import { CELL_BITS, rebuildCells, replaceDataset, type FeatureInput, type ProgressFn } from './writeDataset'
 import { dropStaleStaging } from './staleStaging'
 
@@ -90,6 +91,9 @@ export class SqliteStore implements AppStore {
   }
   get delivery() {
     return this.area('delivery', () => createDeliveryStore(this.accounts))
+  }
+  get pspsEvents() {
+    return this.area('pspsEvents', () => createPspsEventStore(this.accounts))
   }
 
   freshness(def: DatasetDef): DatasetFreshness {

@@ -105,6 +105,9 @@ export class PgStore implements AppStore {
   get delivery() {
     return this.accounts.delivery
   }
+  get pspsEvents() {
+    return this.accounts.pspsEvents
+  }
 
   freshness(def: DatasetDef): Promise<DatasetFreshness> {
     return pgDatasetFreshness(this.db, def)

@@ -4,6 +4,7 @@ import type { DeliveryStore } from '../../deliveryStore'
 import type { IdentityStore } from '../../identityStore'
 import type { IdentityTokenStore } from '../../identityTokenStore'
 import type { PreferencesStore } from '../../preferencesStore'
+import type { PspsEventStore } from '../../pspsEventStore'
 import type { PgDatabase } from '../pgDatabase'
 import { createPgAlertSubscriptionStore } from './pgAlertSubscriptionStore'
 import { createPgAlertsStore } from './pgAlertsStore'
@@ -11,6 +12,7 @@ import { createPgDeliveryStore } from './pgDeliveryStore'
 import { createPgIdentityStore } from './pgIdentityStore'
 import { createPgIdentityTokenStore } from './pgIdentityTokenStore'
 import { createPgPreferencesStore } from './pgPreferencesStore'
+import { createPgPspsEventStore } from './pgPspsEventStore'
 
 /** The accounts-side stores of `PgStore` (AppStore's members … delivery) over one PostgreSQL database. */
 export interface PgAccountStores {
@@ -20,6 +22,7 @@ export interface PgAccountStores {
   preferences: PreferencesStore
   subscriptions: AlertSubscriptionStore
   delivery: DeliveryStore
+  pspsEvents: PspsEventStore
 }
 
 /**
@@ -35,5 +38,6 @@ export function pgAccountStores(db: PgDatabase): PgAccountStores {
     preferences: createPgPreferencesStore(db),
     subscriptions: createPgAlertSubscriptionStore(db),
     delivery: createPgDeliveryStore(db),
+    pspsEvents: createPgPspsEventStore(db),
   }
 }

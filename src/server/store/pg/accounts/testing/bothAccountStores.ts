@@ -7,6 +7,7 @@ import { createDeliveryStore } from '../../../deliveryStore'
 import { createIdentityStore } from '../../../identityStore'
 import { createIdentityTokenStore } from '../../../identityTokenStore'
 import { createPreferencesStore } from '../../../preferencesStore'
+import { createPspsEventStore } from '../../../pspsEventStore'
 import { testPg, type TestPg } from '../../testing/pgTestDatabase'
 import { pgAccountStores, type PgAccountStores } from '../index'
 
@@ -24,6 +25,7 @@ export function sqliteAccountStores(db: Database.Database): PgAccountStores {
     preferences: createPreferencesStore(db),
     subscriptions: createAlertSubscriptionStore(db),
     delivery: createDeliveryStore(db),
+    pspsEvents: createPspsEventStore(db),
   }
 }
 
@@ -43,6 +45,10 @@ const ACCOUNT_TABLES = [
   'alert_notices',
   'delivery_jobs',
   'delivery_log',
+  'psps_events',
+  'psps_event_phases',
+  'psps_event_circuits',
+  'psps_circuit_periods',
 ]
 
 export interface AccountStoresUnderTest {

@@ -1,0 +1,1 @@
+export { pspsEventRoutes, type PspsEventRoutesOptions, type PspsEventsConfig } from './pspsEventRoutes'

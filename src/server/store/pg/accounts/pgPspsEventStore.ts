@@ -1,0 +1,132 @@
+import { deliveryRowMappers, jsonValue, type LogRow } from '../../deliveryRows'
+import {
+  pspsEventRowMappers,
+  type CircuitRow,
+  type EventRow,
+  type PeriodRow,
+  type PhaseRow,
+} from '../../pspsEventRows'
+import { pspsAudit, type PspsEventStore, type StoredPspsEvent } from '../../pspsEventStore'
+import type { PgDatabase } from '../pgDatabase'
+import { nulSafe } from './nulSafe'
+import { pgAudit } from './pgAudit'
+import { pgJson } from './pgJson'
+
+const rows = pspsEventRowMappers(jsonValue)
+const { log: logOf } = deliveryRowMappers(jsonValue)
+
+/** PSPS events in PostgreSQL (accounts migration 003), audited in identity_audit in the same transaction. */
+export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
+  const db = nulSafe(pg)
+
+  async function get(id: number): Promise<StoredPspsEvent | null> {
+    const e = await db.one<EventRow>('SELECT * FROM psps_events WHERE id = $1', [id])
+    if (!e) return null
+    const [phases, circuits, periods] = await Promise.all([
+      db.query<PhaseRow>('SELECT * FROM psps_event_phases WHERE event_id = $1 ORDER BY seq', [id]),
+      db.query<CircuitRow<unknown>>(
+        'SELECT * FROM psps_event_circuits WHERE event_id = $1 ORDER BY position',
+        [id],
+      ),
+      db.query<PeriodRow>('SELECT * FROM psps_circuit_periods WHERE event_id = $1 ORDER BY circuit, period', [
+        id,
+      ]),
+    ])
+    return rows.event(e, phases, circuits, periods)
+  }
+
+  return {
+    async create(name, circuits, actor, at) {
+      const id = await db.tx(async () => {
+        const created = await db.one<{ id: number }>(
+          `INSERT INTO psps_events (name, phase, created_at, created_by, updated_at)
+           VALUES ($1, 'watch', $2, $3, $2) RETURNING id`,
+          [name, at, actor.memberId],
+        )
+        if (!created) throw new Error('INSERT … RETURNING answered no row')
+        await db.run(
+          "INSERT INTO psps_event_phases (event_id, seq, phase, at, member_id) VALUES ($1, 1, 'watch', $2, $3)",
+          [created.id, at, actor.memberId],
+        )
+        for (const [i, c] of circuits.entries())
+          await db.run(
+            `INSERT INTO psps_event_circuits (event_id, circuit, position, customers, medical_baseline, critical_facilities)
+             VALUES ($1, $2, $3, $4, $5, $6)`,
+            [created.id, c.circuit, i, pgJson(c.customers), c.medicalBaseline, pgJson(c.criticalFacilities)],
+          )
+        await pgAudit(
+          db,
+          pspsAudit('psps.event.created', created.id, actor, at, {
+            name,
+            circuits: circuits.map((c) => c.circuit),
+          }),
+        )
+        return created.id
+      })
+      const event = await get(id)
+      if (!event) throw new Error('the PSPS event just created is missing')
+      return event
+    },
+    async list() {
+      const found = await db.query<EventRow & { circuit_count: number }>(
+        `SELECT e.*, (SELECT count(*) FROM psps_event_circuits c WHERE c.event_id = e.id) AS circuit_count
+         FROM psps_events e ORDER BY e.created_at DESC, e.id DESC`,
+      )
+      return found.map(rows.summary)
+    },
+    get,
+    changePhase(id, from, to, actor, at) {
+      return db.tx(async () => {
+        // The UPDATE holds the event's row lock to the commit: phase changes of one event queue.
+        const changed = await db.run(
+          'UPDATE psps_events SET phase = $1, updated_at = $2 WHERE id = $3 AND phase = $4',
+          [to, at, id, from],
+        )
+        if (changed === 0) return false
+        await db.run(
+          `INSERT INTO psps_event_phases (event_id, seq, phase, at, member_id)
+           SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4 FROM psps_event_phases WHERE event_id = $1`,
+          [id, to, at, actor.memberId],
+        )
+        await pgAudit(db, pspsAudit('psps.event.phase', id, actor, at, { from, to }))
+        return true
+      })
+    },
+    savePeriod(id, circuit, p, detail, actor, at) {
+      return db.tx(async () => {
+        await db.run(
+          `INSERT INTO psps_circuit_periods (event_id, circuit, period, deenergized_at, patrolled_at, restored_at,
+             damage_found, notes, recorded_by, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           ON CONFLICT (event_id, circuit, period) DO UPDATE SET deenergized_at = excluded.deenergized_at,
+             patrolled_at = excluded.patrolled_at, restored_at = excluded.restored_at,
+             damage_found = excluded.damage_found, notes = excluded.notes,
+             recorded_by = excluded.recorded_by, recorded_at = excluded.recorded_at`,
+          [
+            id,
+            circuit,
+            p.period,
+            p.deenergizedAt,
+            p.patrolledAt,
+            p.restoredAt,
+            p.damageFound,
+            p.notes,
+            p.recordedBy,
+            p.recordedAt,
+          ],
+        )
+        await db.run('UPDATE psps_events SET updated_at = $1 WHERE id = $2', [at, id])
+        await pgAudit(
+          db,
+          pspsAudit('psps.event.circuit', id, actor, at, { circuit, period: p.period, ...detail }),
+        )
+      })
+    },
+    async deliveries(from, to, limit) {
+      const found = await db.query<LogRow<unknown>>(
+        "SELECT * FROM delivery_log WHERE event = 'sent' AND at >= $1 AND at < $2 ORDER BY at, id LIMIT $3",
+        [from, to, limit],
+      )
+      return found.map(logOf)
+    },
+  }
+}

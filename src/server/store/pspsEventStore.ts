@@ -1,0 +1,248 @@
+import type Database from 'better-sqlite3'
+import type { Awaitable } from './Awaitable'
+import type { DeliveryLogEntry } from './deliveryStore'
+import { deliveryRowMappers, jsonText, type LogRow } from './deliveryRows'
+import { auditWriter, type AuditEntry } from './identityStore'
+import {
+  pspsEventRowMappers,
+  type CircuitRow,
+  type EventRow,
+  type PeriodRow,
+  type PhaseRow,
+} from './pspsEventRows'
+
+/** The phases of a PSPS event, in their usual order (src/server/psps-events/phases.ts has the rules). */
+export const PSPS_PHASES = ['watch', 'warning', 'de-energized', 'patrolling', 'restored', 'closed'] as const
+export type PspsPhase = (typeof PSPS_PHASES)[number]
+
+/** Customers of a circuit by class; null = the class is not in the data (never a guess). */
+export interface CustomerCounts {
+  residential: number | null
+  commercial: number | null
+  industrial: number | null
+  other: number | null
+  total: number | null
+}
+
+/** One circuit of an event with the counts it had when the event was created. */
+export interface PspsEventCircuitInput {
+  circuit: string
+  customers: CustomerCounts
+  medicalBaseline: number | null
+  /** Critical facilities by type (type → count). */
+  criticalFacilities: Record<string, number>
+}
+
+/** One de-energization of a circuit (times in ms). */
+export interface DeenergizationPeriod {
+  /** 1, 2, … in the order the circuit was switched off. */
+  period: number
+  deenergizedAt: number
+  patrolledAt: number | null
+  restoredAt: number | null
+  damageFound: boolean | null
+  notes: string | null
+  recordedBy: string
+  recordedAt: number
+}
+
+export interface PspsPhaseChange {
+  phase: PspsPhase
+  at: number
+  by: string
+}
+
+export interface StoredPspsEventCircuit extends PspsEventCircuitInput {
+  periods: DeenergizationPeriod[]
+}
+
+export interface PspsEventSummary {
+  id: number
+  name: string
+  phase: PspsPhase
+  createdAt: number
+  createdBy: string
+  updatedAt: number
+  circuitCount: number
+}
+
+export interface StoredPspsEvent extends Omit<PspsEventSummary, 'circuitCount'> {
+  phases: PspsPhaseChange[]
+  circuits: StoredPspsEventCircuit[]
+}
+
+/** Who made a change, for the audit log. */
+export interface PspsActor {
+  memberId: string
+  ip: string | null
+}
+
+/**
+ * PSPS events (tables psps_events, psps_event_phases, psps_event_circuits, psps_circuit_periods;
+ * accounts migration 150 / PostgreSQL accounts 003). Every write is audited in identity_audit in
+ * the same transaction. The rules (which phase may follow which, which times are valid) are the
+ * routes'; the store keeps what it is given, but a phase change only applies over the phase the
+ * caller read (compare and set), so two people changing one event at once cannot both win.
+ */
+export interface PspsEventStore {
+  create(
+    name: string,
+    circuits: readonly PspsEventCircuitInput[],
+    actor: PspsActor,
+    at: number,
+  ): Awaitable<StoredPspsEvent>
+  /** Every event, newest first. */
+  list(): Awaitable<PspsEventSummary[]>
+  get(id: number): Awaitable<StoredPspsEvent | null>
+  /** Moves the event from `from` to `to`; false (nothing written) when its phase is no longer `from`. */
+  changePhase(id: number, from: PspsPhase, to: PspsPhase, actor: PspsActor, at: number): Awaitable<boolean>
+  /** Writes one period of a circuit (new or replaced); `detail` goes to the audit entry. */
+  savePeriod(
+    id: number,
+    circuit: string,
+    period: DeenergizationPeriod,
+    detail: Record<string, unknown>,
+    actor: PspsActor,
+    at: number,
+  ): Awaitable<void>
+  /** The notifications sent (delivery log lines `sent`) with `from <= at < to`, oldest first, at most `limit`. */
+  deliveries(from: number, to: number, limit: number): Awaitable<DeliveryLogEntry[]>
+}
+
+/** The audit entry of a PSPS event change (event names psps.event.created, .phase, .circuit). */
+export function pspsAudit(
+  event: string,
+  id: number,
+  actor: PspsActor,
+  at: number,
+  detail: Record<string, unknown>,
+): AuditEntry {
+  return { at, event, memberId: actor.memberId, subject: `psps-event:${id}`, ip: actor.ip, detail }
+}
+
+export function createPspsEventStore(db: Database.Database): PspsEventStore {
+  const writeAudit = auditWriter(db)
+  const rows = pspsEventRowMappers(jsonText)
+  const { log: toLog } = deliveryRowMappers(jsonText)
+  const insertEvent = db.prepare(
+    'INSERT INTO psps_events (name, phase, created_at, created_by, updated_at) VALUES (?, ?, ?, ?, ?)',
+  )
+  const insertPhase = db.prepare(
+    'INSERT INTO psps_event_phases (event_id, seq, phase, at, member_id) VALUES (?, ?, ?, ?, ?)',
+  )
+  const insertCircuit = db.prepare(
+    `INSERT INTO psps_event_circuits (event_id, circuit, position, customers, medical_baseline, critical_facilities)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  )
+  const eventById = db.prepare<[number], EventRow>('SELECT * FROM psps_events WHERE id = ?')
+  const phasesOf = db.prepare<[number], PhaseRow>(
+    'SELECT * FROM psps_event_phases WHERE event_id = ? ORDER BY seq',
+  )
+  const circuitsOf = db.prepare<[number], CircuitRow<string>>(
+    'SELECT * FROM psps_event_circuits WHERE event_id = ? ORDER BY position',
+  )
+  const periodsOf = db.prepare<[number], PeriodRow>(
+    'SELECT * FROM psps_circuit_periods WHERE event_id = ? ORDER BY circuit, period',
+  )
+  const listAll = db.prepare<[], EventRow & { circuit_count: number }>(
+    `SELECT e.*, (SELECT count(*) FROM psps_event_circuits c WHERE c.event_id = e.id) AS circuit_count
+     FROM psps_events e ORDER BY e.created_at DESC, e.id DESC`,
+  )
+  const casPhase = db.prepare('UPDATE psps_events SET phase = ?, updated_at = ? WHERE id = ? AND phase = ?')
+  const nextSeq = db
+    .prepare<[number], number>('SELECT coalesce(max(seq), 0) + 1 FROM psps_event_phases WHERE event_id = ?')
+    .pluck()
+  const touch = db.prepare('UPDATE psps_events SET updated_at = ? WHERE id = ?')
+  const upsertPeriod = db.prepare(
+    `INSERT INTO psps_circuit_periods (event_id, circuit, period, deenergized_at, patrolled_at, restored_at,
+       damage_found, notes, recorded_by, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (event_id, circuit, period) DO UPDATE SET deenergized_at = excluded.deenergized_at,
+       patrolled_at = excluded.patrolled_at, restored_at = excluded.restored_at,
+       damage_found = excluded.damage_found, notes = excluded.notes,
+       recorded_by = excluded.recorded_by, recorded_at = excluded.recorded_at`,
+  )
+  const logBetween = db.prepare<[number, number, number], LogRow<string>>(
+    "SELECT * FROM delivery_log WHERE event = 'sent' AND at >= ? AND at < ? ORDER BY at, id LIMIT ?",
+  )
+
+  const get = (id: number): StoredPspsEvent | null => {
+    const e = eventById.get(id)
+    if (!e) return null
+    return rows.event(
+      e,
+      phasesOf.all(id),
+      circuitsOf.all(id),
+      periodsOf
+        .all(id)
+        .map((p) => ({ ...p, damage_found: p.damage_found === null ? null : Boolean(p.damage_found) })),
+    )
+  }
+
+  const create = db.transaction(
+    (name: string, circuits: readonly PspsEventCircuitInput[], actor: PspsActor, at: number) => {
+      const id = Number(insertEvent.run(name, 'watch', at, actor.memberId, at).lastInsertRowid)
+      insertPhase.run(id, 1, 'watch', at, actor.memberId)
+      circuits.forEach((c, i) =>
+        insertCircuit.run(
+          id,
+          c.circuit,
+          i,
+          JSON.stringify(c.customers),
+          c.medicalBaseline,
+          JSON.stringify(c.criticalFacilities),
+        ),
+      )
+      writeAudit(
+        pspsAudit('psps.event.created', id, actor, at, { name, circuits: circuits.map((c) => c.circuit) }),
+      )
+      return id
+    },
+  )
+  const changePhase = db.transaction(
+    (id: number, from: PspsPhase, to: PspsPhase, actor: PspsActor, at: number) => {
+      if (casPhase.run(to, at, id, from).changes === 0) return false
+      insertPhase.run(id, nextSeq.get(id) ?? 1, to, at, actor.memberId)
+      writeAudit(pspsAudit('psps.event.phase', id, actor, at, { from, to }))
+      return true
+    },
+  )
+  const savePeriod = db.transaction(
+    (
+      id: number,
+      circuit: string,
+      p: DeenergizationPeriod,
+      detail: Record<string, unknown>,
+      actor: PspsActor,
+      at: number,
+    ) => {
+      upsertPeriod.run(
+        id,
+        circuit,
+        p.period,
+        p.deenergizedAt,
+        p.patrolledAt,
+        p.restoredAt,
+        p.damageFound === null ? null : p.damageFound ? 1 : 0,
+        p.notes,
+        p.recordedBy,
+        p.recordedAt,
+      )
+      touch.run(at, id)
+      writeAudit(pspsAudit('psps.event.circuit', id, actor, at, { circuit, period: p.period, ...detail }))
+    },
+  )
+
+  return {
+    create: (name, circuits, actor, at) => {
+      const event = get(create(name, circuits, actor, at))
+      if (!event) throw new Error('the PSPS event just created is missing')
+      return event
+    },
+    list: () => listAll.all().map(rows.summary),
+    get,
+    changePhase: (id, from, to, actor, at) => changePhase(id, from, to, actor, at),
+    savePeriod: (id, circuit, period, detail, actor, at) =>
+      savePeriod(id, circuit, period, detail, actor, at),
+    deliveries: (from, to, limit) => logBetween.all(from, to, limit).map(toLog),
+  }
+}
