@@ -189,3 +189,39 @@ describe('minimum travel time on a uniform landscape', () => {
     })
   })
 })
+
+describe('minimum travel time with hourly periods', () => {
+  it('six hours of the same wind burn the same ellipse as one period (within 3 % of π a b every hour)', () => {
+    const fire = uniformFire(10, 270)
+    const [head, back, flank] = [fire.rosFtPerMin, fire.backingRosFtPerMin, fire.flankingRosFtPerMin].map(
+      (r) => r * M_PER_FT,
+    ) as [number, number, number]
+    const cell = Math.min((head * 60) / 20, (flank * 60 * 2) / 16)
+    const width = 400
+    const height = 200
+    const n = width * height
+    const ellipses = {
+      headRosMPerMin: new Float32Array(n).fill(head),
+      eccentricity: new Float32Array(n).fill(fire.eccentricity),
+      maxSpreadDirDeg: new Float32Array(n).fill(fire.maxSpreadDirDeg),
+    }
+    const arrival = minimumTravelTime({
+      width,
+      height,
+      cellWidthM: cell,
+      cellHeightM: cell,
+      ignitionCells: [100 * width + 40],
+      maxMinutes: 360,
+      ellipses: () => ellipses,
+      periods: 6,
+      periodMinutes: 60,
+    })
+    for (let h = 1; h <= 6; h++) {
+      const t = h * 60
+      const burned = arrival.reduce((k, x) => (x <= t ? k + 1 : k), 0) * cell * cell
+      const ratio = burned / (Math.PI * (((head + back) * t) / 2) * (flank * t))
+      expect(ratio, `hour ${h}`).toBeGreaterThan(0.97)
+      expect(ratio, `hour ${h}`).toBeLessThan(1.03)
+    }
+  })
+})

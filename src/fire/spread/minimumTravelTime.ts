@@ -10,9 +10,10 @@
 // the straight line from the cell's source, whichever is quicker (a line is cut off by any non-burnable
 // cell it crosses or touches at a corner). A fixed set of step directions cannot do this: with 32
 // directions a fire of length-to-width 6.8 burned only 57 % of its ellipse in the first hour.
-// Rates change by period (hourly wind): a line from a source uses the rates of the period that source
-// burned in and only while the cell it extends from burned in the same period, so at each hour the
-// burning front becomes the source of the next hour's spread.
+// Rates change by period (hourly wind): along a line (or a step), each stretch runs at the rates of the
+// period the fire is in when it gets there, so a line that crosses the hour runs on at the next hour's
+// rates from the point it reached on the hour; where the wind turns, the step from a burned cell lets
+// the path bend there.
 
 /** Per cell of one period: the fire ellipse's head rate, eccentricity and heading. */
 export interface CellEllipses {
@@ -34,7 +35,15 @@ export interface TravelTimeInput {
   /** Stop once every cell reachable within this many minutes has its time. */
   readonly maxMinutes: number
   /** The ellipses of period `p` (0, 1, …; each `periodMinutes` long); the last of `periods` holds on. */
-  readonly ellipses: (period: number) => CellEllipses
+  readonly ellipses?: (period: number) => CellEllipses
+  /**
+   * Instead of `ellipses`: the ellipses of one block of `blockSize` × `blockSize` cells (block column
+   * `bc`, row `br`; clipped at the window's edge, row-major within the block), asked for only when the
+   * fire comes near it — so a fire that burns a small part of a large window costs little.
+   */
+  readonly blockEllipses?: (period: number, bc: number, br: number) => CellEllipses
+  /** A power of two (default 32). */
+  readonly blockSize?: number
   readonly periods?: number
   readonly periodMinutes?: number
   /** Longest straight line, in cells, before a path must bend at a cell centre (default: no limit). */
@@ -62,20 +71,22 @@ export function minimumTravelTime(input: TravelTimeInput): Float64Array {
   const periods = Math.max(1, input.periods ?? 1)
   const periodMinutes = input.periodMinutes ?? 60
   const maxLine = input.maxLineCells ?? Infinity
-  const periodOf = (t: number) => Math.min(periods - 1, Math.floor(t / periodMinutes))
   const rateCache = new Map<number, PeriodRates>()
   const ratesOf = (p: number): PeriodRates => {
     let r = rateCache.get(p)
     if (!r) {
-      r = periodRates(input.ellipses(p), n)
+      r = periodRates(input, p)
       rateCache.set(p, r)
     }
     return r
   }
-  const line = lineCost(width, input.cellWidthM, input.cellHeightM)
+  const line = lineCost(width, input.cellWidthM, input.cellHeightM, periods, periodMinutes, ratesOf)
   const heap = new MinHeap()
   for (const c of input.ignitionCells) {
-    if (c < 0 || c >= n || !(ratesOf(0).inv[c]! < Infinity)) continue
+    if (c < 0 || c >= n) continue
+    const first = ratesOf(0)
+    first.ensure(c % width, Math.floor(c / width))
+    if (!(first.inv[c]! < Infinity)) continue
     arrival[c] = 0
     source[c] = c
     heap.push(0, c)
@@ -86,24 +97,22 @@ export function minimumTravelTime(input: TravelTimeInput): Float64Array {
     if (done[u] || t > arrival[u]!) continue
     if (t > maxMinutes) break
     done[u] = 1
-    const p = periodOf(t)
-    const rates = ratesOf(p)
     const col = u % width
     const row = (u - col) / width
     const s = source[u]!
     const sCol = s % width
     const sRow = (s - sCol) / width
-    const viaSource = s !== u && periodOf(arrival[s]!) === p
+    const viaSource = s !== u
     for (const [dc, dr] of NEIGHBOURS) {
       const c2 = col + dc
       const r2 = row + dr
       if (c2 < 0 || c2 >= width || r2 < 0 || r2 >= height) continue
       const v = r2 * width + c2
       if (done[v]) continue
-      let best = t + line(col, row, c2, r2, rates)
+      let best = t + line(col, row, c2, r2, t)
       let bestSource = u
       if (viaSource && Math.max(Math.abs(c2 - sCol), Math.abs(r2 - sRow)) <= maxLine) {
-        const ts = arrival[s]! + line(sCol, sRow, c2, r2, rates, best - arrival[s]!)
+        const ts = arrival[s]! + line(sCol, sRow, c2, r2, arrival[s]!, best - arrival[s]!)
         if (ts < best) {
           best = ts
           bestSource = s
@@ -121,14 +130,25 @@ export function minimumTravelTime(input: TravelTimeInput): Float64Array {
 }
 
 /**
- * Travel time along the straight line between two cell centres: the length in each cell it crosses
- * over that cell's rate in the line's direction (Amanatides & Woo's grid traversal). Infinity if it
+ * Travel time along the straight line between two cell centres, leaving the first at minute `t0`: the
+ * length in each cell it crosses over that cell's rate in the line's direction (Amanatides & Woo's grid
+ * traversal), with the rates of the period the fire is in at that point of the line (a line that
+ * crosses the hour runs on with the next hour's rates from where it is on the hour). Infinity if it
  * crosses, or passes the corner of, a cell that does not burn. Stops early (answering more than
  * `budget`) once the time exceeds `budget`.
  */
-function lineCost(width: number, cellWidthM: number, cellHeightM: number) {
-  return (c0: number, r0: number, c1: number, r1: number, rates: PeriodRates, budget = Infinity): number => {
-    const { inv, ex, ey } = rates
+function lineCost(
+  width: number,
+  cellWidthM: number,
+  cellHeightM: number,
+  periods: number,
+  periodMinutes: number,
+  ratesOf: (period: number) => PeriodRates,
+) {
+  return (c0: number, r0: number, c1: number, r1: number, t0: number, budget = Infinity): number => {
+    let p = Math.min(periods - 1, Math.floor(t0 / periodMinutes))
+    let rates = ratesOf(p)
+    let boundary = p < periods - 1 ? (p + 1) * periodMinutes - t0 : Infinity
     const dc = c1 - c0
     const dr = r1 - r0
     const east = dc * cellWidthM
@@ -148,15 +168,33 @@ function lineCost(width: number, cellWidthM: number, cellHeightM: number) {
     let cost = 0
     for (;;) {
       const cell = r * width + c
-      const iw = inv[cell]!
+      if (!rates.ready[(r >> rates.shift) * rates.blocksWide + (c >> rates.shift)]) rates.ensure(c, r)
+      let iw = rates.inv[cell]!
       if (iw === Infinity) return Infinity
       const tNext = Math.min(nextC, nextR, 1)
-      cost += (tNext - t) * lengthM * iw * (1 - ex[cell]! * cos - ey[cell]! * sin)
+      let length = (tNext - t) * lengthM
+      let step = length * iw * (1 - rates.ex[cell]! * cos - rates.ey[cell]! * sin)
+      while (cost + step > boundary) {
+        // The hour ends inside this cell: the rest of it at the next hour's rates.
+        const f = (boundary - cost) / step
+        cost = boundary
+        length *= 1 - f
+        p += 1
+        rates = ratesOf(p)
+        boundary = p < periods - 1 ? (p + 1) * periodMinutes - t0 : Infinity
+        rates.ensure(c, r)
+        iw = rates.inv[cell]!
+        if (iw === Infinity) return Infinity
+        step = length * iw * (1 - rates.ex[cell]! * cos - rates.ey[cell]! * sin)
+      }
+      cost += step
       if (tNext >= 1 || cost > budget) return cost
       t = tNext
       if (Math.abs(nextC - nextR) < 1e-12) {
         // Through a corner: the two cells beside it must burn too.
-        if (inv[r * width + c + stepC] === Infinity || inv[(r + stepR) * width + c] === Infinity)
+        rates.ensure(c + stepC, r)
+        rates.ensure(c, r + stepR)
+        if (rates.inv[r * width + c + stepC] === Infinity || rates.inv[(r + stepR) * width + c] === Infinity)
           return Infinity
         c += stepC
         r += stepR
@@ -175,29 +213,91 @@ function lineCost(width: number, cellWidthM: number, cellHeightM: number) {
 
 interface PeriodRates {
   /** 1 / (R (1 − e)), min/m; Infinity where the cell does not burn. */
-  readonly inv: Float64Array
+  readonly inv: Float32Array
   /** e cos(heading), e sin(heading). */
-  readonly ex: Float64Array
-  readonly ey: Float64Array
+  readonly ex: Float32Array
+  readonly ey: Float32Array
+  /** 1 where a block's rates are filled in; cell (c, r) is in block (r >> shift) * blocksWide + (c >> shift). */
+  readonly ready: Uint8Array
+  readonly shift: number
+  readonly blocksWide: number
+  /** Fills in the block of cell (c, r) if it is not yet. */
+  ensure(c: number, r: number): void
 }
 
-function periodRates(e: CellEllipses, n: number): PeriodRates {
-  const inv = new Float64Array(n)
-  const ex = new Float64Array(n)
-  const ey = new Float64Array(n)
-  for (let i = 0; i < n; i++) {
-    const head = e.headRosMPerMin[i] ?? 0
-    const ecc = Math.min(0.9999, Math.max(0, e.eccentricity[i] ?? 0))
-    if (!(head > 0)) {
-      inv[i] = Infinity
-      continue
-    }
-    const dir = ((e.maxSpreadDirDeg[i] ?? 0) * Math.PI) / 180
-    inv[i] = 1 / (head * (1 - ecc))
-    ex[i] = Number.isFinite(dir) ? ecc * Math.cos(dir) : 0
-    ey[i] = Number.isFinite(dir) ? ecc * Math.sin(dir) : 0
+function setRate(rates: PeriodRates, i: number, head: number, eccentricity: number, dirDeg: number): void {
+  const ecc = Math.min(0.9999, Math.max(0, eccentricity))
+  if (!(head > 0)) {
+    rates.inv[i] = Infinity
+    return
   }
-  return { inv, ex, ey }
+  const dir = (dirDeg * Math.PI) / 180
+  rates.inv[i] = 1 / (head * (1 - ecc))
+  rates.ex[i] = Number.isFinite(dir) ? ecc * Math.cos(dir) : 0
+  rates.ey[i] = Number.isFinite(dir) ? ecc * Math.sin(dir) : 0
+}
+
+function periodRates(input: TravelTimeInput, period: number): PeriodRates {
+  const { width, height } = input
+  const n = width * height
+  const inv = new Float32Array(n)
+  const ex = new Float32Array(n)
+  const ey = new Float32Array(n)
+  const blocks = input.blockEllipses
+  if (!blocks) {
+    if (!input.ellipses) throw new Error('minimumTravelTime needs ellipses or blockEllipses')
+    const e = input.ellipses(period)
+    const rates: PeriodRates = {
+      inv,
+      ex,
+      ey,
+      ready: new Uint8Array([1]),
+      shift: 30,
+      blocksWide: 1,
+      ensure: () => {},
+    }
+    for (let i = 0; i < n; i++)
+      setRate(rates, i, e.headRosMPerMin[i] ?? 0, e.eccentricity[i] ?? 0, e.maxSpreadDirDeg[i] ?? 0)
+    return rates
+  }
+  const size = input.blockSize ?? 32
+  const shift = Math.round(Math.log2(size))
+  if (1 << shift !== size) throw new Error(`blockSize ${size} is not a power of two`)
+  const blocksWide = Math.ceil(width / size)
+  const ready = new Uint8Array(blocksWide * Math.ceil(height / size))
+  const rates: PeriodRates = {
+    inv,
+    ex,
+    ey,
+    ready,
+    shift,
+    blocksWide,
+    ensure(c: number, r: number) {
+      if (c < 0 || r < 0 || c >= width || r >= height) return
+      const bc = c >> shift
+      const br = r >> shift
+      const b = br * blocksWide + bc
+      if (ready[b]) return
+      ready[b] = 1
+      const e = blocks(period, bc, br)
+      const c0 = bc << shift
+      const r0 = br << shift
+      const cols = Math.min(size, width - c0)
+      const rows = Math.min(size, height - r0)
+      for (let y = 0; y < rows; y++)
+        for (let x = 0; x < cols; x++) {
+          const k = y * cols + x
+          setRate(
+            rates,
+            (r0 + y) * width + c0 + x,
+            e.headRosMPerMin[k] ?? 0,
+            e.eccentricity[k] ?? 0,
+            e.maxSpreadDirDeg[k] ?? 0,
+          )
+        }
+    },
+  }
+  return rates
 }
 
 /** A binary min-heap of (time, cell) pairs in typed arrays; stale entries are skipped by the caller. */
