@@ -7,6 +7,7 @@ import { paneFor } from './panes'
 import type { PickRegistry } from './pickRegistry'
 import { RasterTileLayer } from './RasterTileLayer'
 import { rasterSource, rasterTileSpec } from './rasterTileSpec'
+import { vectorSource } from './vectorTileSpec'
 import { VectorTileLayer } from './VectorTileLayer'
 
 export interface MapLayerViewProps {
@@ -53,7 +54,7 @@ export function MapLayerView({
         <VectorTileLayer
           drawKey={item.key}
           mapLayer={mapLayer}
-          source={sourceOfType(mapLayer.source, 'mvt')}
+          source={vectorSource(sourceById(mapLayer.source))}
           style={style}
           demo={demo}
           opacity={item.intensity}

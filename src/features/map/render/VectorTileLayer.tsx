@@ -1,13 +1,13 @@
 import { leafletLayer, type PickedFeature } from 'protomaps-leaflet'
 import { useEffect, useMemo, useRef } from 'react'
 import { useMap } from 'react-leaflet'
-import type { MapLayer, MvtSource } from '../../../shared/config'
+import type { MapLayer } from '../../../shared/config'
 import type { CompiledPaintStyle } from '../style/compilePaintStyle'
 import { toPaintRules } from '../style/toPaintRules'
 import { markMapDrawn } from './firstDraw'
 import { queueLayerAdd, stackIndex } from './layerQueue'
 import type { PickRegistry } from './pickRegistry'
-import { tileUrlTemplate } from './tileUrlTemplate'
+import { vectorTileSpec, type VectorSource } from './vectorTileSpec'
 
 interface GridLayerWithQuery extends L.GridLayer {
   queryTileFeaturesDebug(lng: number, lat: number, brushSize?: number): Map<string, PickedFeature[]>
@@ -16,7 +16,7 @@ interface GridLayerWithQuery extends L.GridLayer {
 export interface VectorTileLayerProps {
   readonly drawKey: string
   readonly mapLayer: MapLayer
-  readonly source: MvtSource
+  readonly source: VectorSource
   readonly style: CompiledPaintStyle
   readonly demo: boolean
   readonly opacity: number
@@ -42,14 +42,15 @@ export function VectorTileLayer(props: VectorTileLayerProps) {
   const paintRules = useMemo(() => toPaintRules(style, now), [style, now])
 
   useEffect(() => {
-    const levelDiff = Math.max(0, Math.round(Math.log2(source.tileSize / 256)))
+    const spec = vectorTileSpec(source, demo)
+    const levelDiff = Math.max(0, Math.round(Math.log2(spec.tileSize / 256)))
     const options = {
-      url: tileUrlTemplate(source, demo),
+      url: spec.url,
       paintRules,
       labelRules: [],
-      maxDataZoom: source.maxzoom ?? 15,
+      maxDataZoom: spec.maxDataZoom,
       levelDiff,
-      minZoom: (source.minzoom ?? 0) + levelDiff,
+      minZoom: spec.minZoom + levelDiff,
       pane,
       zIndex: stackIndex(orderRef.current),
       attribution: '',
