@@ -13,6 +13,11 @@ describe('print page rules', () => {
     expect(css).toContain('@top-right { content: "Nov 25, 10:00 AM";')
     expect(css).toContain('content: "Page " counter(page) " of " counter(pages)')
   })
+
+  it('name another printout in the page header', () => {
+    const css = printPageCss('Mesa Power', 'Nov 25, 10:00 AM', 'PSPS post-event report')
+    expect(css).toContain('@top-left { content: "Mesa Power · PSPS post-event report";')
+  })
 })
 
 describe('briefingPath', () => {
