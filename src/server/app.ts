@@ -35,6 +35,7 @@ import { tileJsonRoutes } from './ogc/tileJsonRoutes'
 import { exportRoutes, type ExportRoutesOptions } from './export/exportRoutes'
 import { clusterPlugin, type ClusterOptions } from './cluster/clusterPlugin'
 import { sourceRoutes, type SourceRoutesOptions } from './sources/sourceRoutes'
+import { fireSimRoutes } from './fireSim/fireSimRoutes'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -151,6 +152,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(exportRoutes, opts.exports ?? {})
   await app.register(feedRoutes)
   await app.register(sourceRoutes, opts.sources ?? {})
+  await app.register(fireSimRoutes, { demo: opts.demo })
 
   await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)
   return app
