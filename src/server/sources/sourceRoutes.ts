@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { layersConfig } from '../../shared/config'
 import { declareRoutes } from '../auth/routeAuth'
@@ -8,7 +9,11 @@ import { parseFeatureInfo, UnreadableInfo, type InfoAnswer, type InfoFeature } f
 import { fetchUpstream, UpstreamFailure } from './fetchUpstream'
 import { featureRoutes } from './kinds/featureRoutes'
 import { isFeatureSource, type FeatureSource } from './kinds/featureUpstream'
+import { archiveRoutes } from './kinds/archiveRoutes'
+import { isArchiveSource, type ArchiveSource } from './kinds/archive'
 import { SourceCache, type ProxyResult, type SourceCacheOptions } from './sourceCache'
+import { SourceHealth } from './sourceHealth'
+import { sourceStatusRoute } from './sourceStatus'
 import {
   allowedHost,
   isExternalSource,
@@ -25,6 +30,10 @@ export interface SourceRoutesOptions {
   readonly sources?: readonly ExternalSource[]
   /** The feature sources served as vector tiles and records (default: those of config/layers.yaml). */
   readonly featureSources?: readonly FeatureSource[]
+  /** The tilejson, pmtiles and cog sources served (default: those of config/layers.yaml). */
+  readonly archiveSources?: readonly ArchiveSource[]
+  /** The directory a pmtiles `file` is read from (default EMBERLINE_ARCHIVE_DIR, else <DATA_DIR>/archives). */
+  readonly archiveDir?: string
   /** Where `${NAME}` placeholders are read (default process.env). */
   readonly env?: NodeJS.ProcessEnv
   readonly cache?: SourceCacheOptions
@@ -72,7 +81,13 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
   const env = opts.env ?? process.env
   const cache = new SourceCache(opts.cache)
   const sources = opts.sources ?? layersConfig.sources.filter(isExternalSource)
-  featureRoutes(app, opts.featureSources ?? layersConfig.sources.filter(isFeatureSource), env, cache)
+  const featureSources = opts.featureSources ?? layersConfig.sources.filter(isFeatureSource)
+  featureRoutes(app, featureSources, env, cache)
+  const health = new SourceHealth()
+  const archives = opts.archiveSources ?? layersConfig.sources.filter(isArchiveSource)
+  const archiveDir = opts.archiveDir ?? env.EMBERLINE_ARCHIVE_DIR ?? join(env.DATA_DIR ?? './var', 'archives')
+  archiveRoutes(app, { cache, health, env, archiveDir }, archives)
+  sourceStatusRoute(app, health, [...sources, ...archives, ...featureSources], env)
   for (const source of sources) {
     const base = `/api/sources/${source.id}`
     app.get<{ Params: TileParams }>(
@@ -87,19 +102,21 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
         if (z < source.minzoom || z > source.maxzoom) {
           return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
         }
-        return proxy(request, reply, cache, source, env, () => tileUrl(source, z, x, y, env))
+        return proxy(request, reply, cache, health, source, env, () => tileUrl(source, z, x, y, env))
       },
     )
     if (source.type === 'wms') {
       app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) =>
-        proxy(request, reply, cache, source, env, () => legendUrl(source, env)),
+        proxy(request, reply, cache, health, source, env, () => legendUrl(source, env)),
       )
       app.get<{ Querystring: InfoQuery }>(
         `${base}/info`,
         { schema: { querystring: infoQuery } },
         async (request, reply) => {
           const { lon, lat, z } = request.query
-          return info(request, reply, cache, source, env, () => featureInfoUrl(source, lon, lat, z, env))
+          return info(request, reply, cache, health, source, env, () =>
+            featureInfoUrl(source, lon, lat, z, env),
+          )
         },
       )
     }
@@ -114,6 +131,7 @@ async function fetchCached(
   request: FastifyRequest,
   reply: FastifyReply,
   cache: SourceCache,
+  health: SourceHealth,
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
   upstreamUrl: () => URL,
@@ -134,6 +152,7 @@ async function fetchCached(
       }),
     )
   } catch (e) {
+    health.failed(source.id, e instanceof Error ? e.message : String(e))
     if (e instanceof UpstreamFailure) return upstreamError(request, reply, source, e.statusCode, e.message)
     if (e instanceof MissingVariable) return upstreamError(request, reply, source, 502, e.message)
     // Anything else is the source's configuration (a URL that does not parse once filled): still 502.
@@ -142,6 +161,9 @@ async function fetchCached(
   }
   const { answer, cache: how } = result
   reply.header('X-Source-Cache', how)
+  if (how === 'stale') health.failed(source.id, 'the upstream does not answer; cached data is served')
+  else if (answer.status >= 500) health.failed(source.id, `upstream answered HTTP ${answer.status}`)
+  else health.succeeded(source.id)
   if (answer.status === 404) return notFound(reply, `upstream of source ${source.id} has no such tile`)
   if (answer.status === 204) return reply.code(204).send()
   if (answer.status !== 200) {
@@ -155,11 +177,12 @@ async function proxy(
   request: FastifyRequest,
   reply: FastifyReply,
   cache: SourceCache,
+  health: SourceHealth,
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
   upstreamUrl: () => URL,
 ): Promise<FastifyReply> {
-  const result = await fetchCached(request, reply, cache, source, env, upstreamUrl)
+  const result = await fetchCached(request, reply, cache, health, source, env, upstreamUrl)
   if (!('answer' in result)) return result
   const { answer } = result
   const maxAge = Math.max(0, Math.floor((answer.freshUntil - Date.now()) / 1000))
@@ -182,11 +205,12 @@ async function info(
   request: FastifyRequest,
   reply: FastifyReply,
   cache: SourceCache,
+  health: SourceHealth,
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
   upstreamUrl: () => URL,
 ): Promise<FastifyReply> {
-  const result = await fetchCached(request, reply, cache, source, env, upstreamUrl)
+  const result = await fetchCached(request, reply, cache, health, source, env, upstreamUrl)
   if (!('answer' in result)) return result
   let features: InfoFeature[]
   try {

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify'
+import { noQuery } from '../http/schemas'
+import { filledUrl } from './kinds/archive'
+import type { SourceHealth, SourceState } from './sourceHealth'
+
+/** An external source as the status route lists it: its kind and where it is read, never credentials. */
+export interface SourceStatus extends SourceState {
+  readonly kind: string
+  /** The upstream host (host:port) — no path, query or user info; null when read from a file or unset. */
+  readonly host: string | null
+}
+
+interface Listed {
+  readonly id: string
+  readonly type: string
+  readonly url?: string
+}
+
+function hostOf(source: Listed, env: NodeJS.ProcessEnv): string | null {
+  if (source.url === undefined) return null
+  try {
+    return filledUrl(source.url, env).host
+  } catch {
+    return null
+  }
+}
+
+/**
+ * `GET /api/sources/status`: every external source's kind, host and last known state (ok,
+ * unavailable with the reason, or unknown before its first request). The map polls it to show a
+ * source as unavailable and to clear that when the upstream answers again. Session check.
+ */
+export function sourceStatusRoute(
+  app: FastifyInstance,
+  health: SourceHealth,
+  sources: readonly Listed[],
+  env: NodeJS.ProcessEnv,
+): void {
+  app.get(
+    '/api/sources/status',
+    { schema: { querystring: noQuery }, logLevel: 'warn' },
+    async (_request, reply) => {
+      const list: SourceStatus[] = sources.map((s) => ({
+        ...health.state(s.id),
+        kind: s.type,
+        host: hostOf(s, env),
+      }))
+      return reply.header('Cache-Control', 'no-store').send({ sources: list })
+    },
+  )
+}
