@@ -35,6 +35,9 @@ import { tileJsonRoutes } from './ogc/tileJsonRoutes'
 import { exportRoutes, type ExportRoutesOptions } from './export/exportRoutes'
 import { clusterPlugin, type ClusterOptions } from './cluster/clusterPlugin'
 import { sourceRoutes, type SourceRoutesOptions } from './sources/sourceRoutes'
+import { fireRunRoutes } from './fire/runs/fireRunRoutes'
+import { DEFAULT_FIRE_RUN_SETTINGS, type FireRunSettings } from './fire/runs/fireRunSettings'
+import { windowSettings } from './grids/gridCatalog'
 import { fireSimRoutes } from './fireSim/fireSimRoutes'
 
 declare module 'fastify' {
@@ -72,6 +75,8 @@ export interface AppOptions {
   exports?: ExportRoutesOptions
   /** Other servers' sources proxied at /api/sources/<id>/ (default: xyz/wms of config/layers.yaml). */
   sources?: SourceRoutesOptions
+  /** The fire consequence run: scheduled (leader) and worker loop only with `schedule` (FIRE_RUNS=on). */
+  fireRuns?: { schedule?: boolean; settings?: Partial<FireRunSettings>; server?: string }
 }
 
 /**
@@ -152,6 +157,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(exportRoutes, opts.exports ?? {})
   await app.register(feedRoutes)
   await app.register(sourceRoutes, opts.sources ?? {})
+  await app.register(fireRunRoutes, {
+    settings: { ...DEFAULT_FIRE_RUN_SETTINGS, ...opts.fireRuns?.settings },
+    schedule: opts.fireRuns?.schedule ?? false,
+    window: windowSettings(opts.demo),
+    ...(opts.fireRuns?.server ? { server: opts.fireRuns.server } : {}),
+  })
   await app.register(fireSimRoutes, { demo: opts.demo })
 
   await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)

@@ -9,6 +9,7 @@ import type { DatasetDef } from './catalog'
 import type { DatasetFreshness } from './datasetFreshness'
 import type { DeliveryStore } from './deliveryStore'
 import type { FeedStatus } from './feedStore'
+import type { FireRunStorage } from './fireRunStore'
 import type { StoredGrid, GridSummary } from './gridStore'
 import type { IdentityStore } from './identityStore'
 import type { IdentityTokenStore } from './identityTokenStore'
@@ -129,6 +130,8 @@ export interface AppStore extends FeatureStore {
   readonly subscriptions: AlertSubscriptionStore
   /** Accounts database: alert episodes, notices, delivery jobs and log. */
   readonly delivery: DeliveryStore
+  /** Fire consequence runs: the job table, its batches and results (src/server/fire/runs). */
+  readonly fireRuns: FireRunStorage
   /** Accounts database: PSPS events, their circuits and de-energization periods. */
   readonly pspsEvents: PspsEventStore
 }

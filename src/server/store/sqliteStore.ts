@@ -19,6 +19,7 @@ import { createAlertsStore } from './alertsStore'
 import { datasetFreshness, type DatasetFreshness } from './datasetFreshness'
 import { createDeliveryStore } from './deliveryStore'
 import { FeedStore } from './feedStore'
+import { FireRunStore } from './fireRunStore'
 import { GridStore } from './gridStore'
 import { createIdentityStore } from './identityStore'
 import { createIdentityTokenStore } from './identityTokenStore'
@@ -73,6 +74,9 @@ export class SqliteStore implements AppStore {
   }
   get ogc() {
     return this.area('ogc', () => new OgcFeatureReader(this.db))
+  }
+  get fireRuns() {
+    return this.area('fireRuns', () => new FireRunStore(this.db))
   }
   get members() {
     return this.area('members', () => createIdentityStore(this.accounts))

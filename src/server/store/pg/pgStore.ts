@@ -21,6 +21,7 @@ import { ensurePgDatasetTables } from './pgDatasetTables'
 import { migratePg, pgDatabase, type PgDatabase } from './pgDatabase'
 import { PgCellCache } from './pgCellCache'
 import { PgFeedStore } from './pgFeedStore'
+import { PgFireRunStore } from './pgFireRunStore'
 import { pgDatasetFreshness } from './pgFreshness'
 import { PgGridStore } from './pgGridStore'
 import { PgOgcFeatureReader } from './pgOgcFeatures'
@@ -68,6 +69,7 @@ export class PgStore implements AppStore {
   readonly grids: PgGridStore
   readonly feeds: PgFeedStore
   readonly ogc: PgOgcFeatureReader
+  readonly fireRuns: PgFireRunStore
   private closed = false
 
   constructor(
@@ -81,6 +83,7 @@ export class PgStore implements AppStore {
     this.grids = new PgGridStore(db)
     this.feeds = new PgFeedStore(db)
     this.ogc = new PgOgcFeatureReader(db)
+    this.fireRuns = new PgFireRunStore(db)
   }
 
   private get accounts(): PgAccountStores {

@@ -1,0 +1,271 @@
+import os from 'node:os'
+import type { AppStore } from '../../store/AppStore'
+import type { ClaimedFireBatch, FireRunRow, FireRunTrigger } from '../../store/fireRunStore'
+import type { WindowSettings } from '../../grids/forecastWindow'
+import { WIND_U_GRID } from '../../grids/windGrid'
+import type { Leadership } from '../../cluster/leadership'
+import { FireBatchPool } from './fireBatchPool'
+import type { FireRunInputs } from './fireBatchProtocol'
+import { planFireRun, runInputs } from './planFireRun'
+import { summariseRun, writeRunOutputs } from './fireRunOutputs'
+import type { FireRunSettings } from './fireRunSettings'
+
+export interface FireRunServiceOptions {
+  store: AppStore
+  settings: FireRunSettings
+  window: WindowSettings
+  /** This server's name in the job table (claimed_by). */
+  server?: string
+  warn?: (message: string, err: unknown) => void
+  /** Runs batches (default: this server's worker threads). Tests and benchmarks pass their own. */
+  pool?: Pick<FireBatchPool, 'size' | 'run' | 'close'>
+}
+
+/**
+ * The territory's consequence run on one server (docs/fire.md "Consequence run"): while this server
+ * leads, it starts a run after each weather update (a new wind grid version) and finishes runs whose
+ * finisher died; on every server, a loop claims batches from the job table and runs them on the
+ * worker threads; the server that completes a run's last batch writes the outputs.
+ */
+export class FireRunService {
+  readonly server: string
+  private readonly pool: Pick<FireBatchPool, 'size' | 'run' | 'close'>
+  private readonly inputs = new Map<number, Promise<FireRunInputs>>()
+  private loopTimer: NodeJS.Timeout | null = null
+  private weatherTimer: NodeJS.Timeout | null = null
+  private running = new Set<Promise<void>>()
+  private stopped = true
+  private finishing = new Set<number>()
+
+  constructor(private readonly opts: FireRunServiceOptions) {
+    this.server = opts.server ?? `${os.hostname()}:${process.pid}`
+    this.pool = opts.pool ?? new FireBatchPool(opts.settings.workers)
+  }
+
+  private get store() {
+    return this.opts.store
+  }
+
+  private warn(message: string, err: unknown): void {
+    this.opts.warn?.(message, err)
+  }
+
+  /** Plans and records a run; `created` false (and the running run's id) while another runs. */
+  async requestRun(
+    trigger: FireRunTrigger,
+    requestedBy: string | null,
+  ): Promise<{ id: number; created: boolean }> {
+    const run = await planFireRun(this.store, this.opts.settings, this.opts.window, trigger, requestedBy)
+    const out = await this.store.fireRuns.createRun(run)
+    if (out.created) this.kick()
+    return out
+  }
+
+  /** The leader's check: a run for the current wind version unless one was made; finish orphaned runs. */
+  async weatherTick(): Promise<void> {
+    const version = await this.store.grids.version(this.opts.settings.landscape.windUGrid ?? WIND_U_GRID)
+    if (version && !(await this.store.fireRuns.runForWind(version))) await this.requestRun('weather', null)
+    for (const id of await this.store.fireRuns.readyRuns()) await this.finish(id)
+  }
+
+  /** Starts the leader's weather check (a LeaderTask: returns its stop). */
+  leaderTask(): () => void {
+    let stopped = false
+    const tick = () => {
+      if (stopped) return
+      void this.weatherTick()
+        .catch((err: unknown) => this.warn('fire consequence: scheduling a run failed', err))
+        .finally(() => {
+          if (stopped) return
+          this.weatherTimer = setTimeout(tick, this.opts.settings.weatherPollMs)
+          this.weatherTimer.unref()
+        })
+    }
+    tick()
+    return () => {
+      stopped = true
+      if (this.weatherTimer) clearTimeout(this.weatherTimer)
+    }
+  }
+
+  /** Schedules: the leader's weather check while leading, and this server's worker loop. */
+  start(leader: Leadership): () => void {
+    const stopLeading = leader.whileLeader(() => this.leaderTask())
+    this.startLoop()
+    return () => {
+      stopLeading()
+      this.stopLoop()
+    }
+  }
+
+  startLoop(): void {
+    this.stopped = false
+    this.kick()
+  }
+
+  stopLoop(): void {
+    this.stopped = true
+    if (this.loopTimer) clearTimeout(this.loopTimer)
+  }
+
+  /** Claims batches for every idle worker now (and again after `pollMs` when there was none). */
+  kick(): void {
+    if (this.stopped) return
+    if (this.loopTimer) clearTimeout(this.loopTimer)
+    this.loopTimer = null
+    void this.fill()
+  }
+
+  private filling = false
+
+  private async fill(): Promise<void> {
+    if (this.filling) return
+    this.filling = true
+    let claimedAny = false
+    try {
+      while (!this.stopped && this.running.size < this.pool.size) {
+        const batch = await this.store.fireRuns.claimBatch(this.server, this.opts.settings.claimTimeoutMs)
+        if (!batch) break
+        claimedAny = true
+        const p: Promise<void> = this.runBatch(batch).finally(() => {
+          this.running.delete(p)
+          this.kick()
+        })
+        this.running.add(p)
+      }
+    } catch (err) {
+      this.warn('fire consequence: claiming a batch failed', err)
+    } finally {
+      this.filling = false
+    }
+    if (!this.stopped && !this.loopTimer && (!claimedAny || this.running.size === 0)) {
+      this.loopTimer = setTimeout(() => {
+        this.loopTimer = null
+        void this.fill()
+      }, this.opts.settings.pollMs)
+      this.loopTimer.unref()
+    }
+  }
+
+  /** Waits until no batch of this server is running (tests, benchmarks, close). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running])
+  }
+
+  private inputsFor(b: ClaimedFireBatch): Promise<FireRunInputs> {
+    const have = this.inputs.get(b.runId)
+    if (have) return have
+    const hours = typeof b.settings.hours === 'number' ? b.settings.hours : this.opts.settings.hours
+    const load = async (): Promise<FireRunInputs> => {
+      const run = await this.store.fireRuns.run(b.runId)
+      return runInputs(
+        this.store,
+        this.opts.settings,
+        this.opts.window,
+        String(b.runId),
+        hours,
+        b.settings,
+        run?.referenceTime ?? b.startTime,
+      )
+    }
+    const p = load()
+    p.catch(() => this.inputs.delete(b.runId))
+    // Only the newest run's inputs are kept.
+    for (const id of this.inputs.keys()) if (id !== b.runId) this.inputs.delete(id)
+    this.inputs.set(b.runId, p)
+    return p
+  }
+
+  private async runBatch(b: ClaimedFireBatch): Promise<void> {
+    const t0 = performance.now()
+    const beat = setInterval(
+      () =>
+        void Promise.resolve(this.store.fireRuns.heartbeat(b.runId, b.seq, this.server, b.attempt)).catch(
+          (err: unknown) => this.warn('fire consequence: heartbeat failed', err),
+        ),
+      Math.max(50, Math.floor(this.opts.settings.claimTimeoutMs / 3)),
+    )
+    beat.unref()
+    try {
+      const inputs = await this.inputsFor(b)
+      const results = await this.pool.run(() => inputs, inputs.key, b.startHour, b.ignitions)
+      clearInterval(beat)
+      const done = await this.store.fireRuns.completeBatch(
+        b,
+        this.server,
+        results,
+        performance.now() - t0,
+        new Date().toISOString(),
+      )
+      if (done.runReady) await this.finish(b.runId)
+    } catch (err) {
+      clearInterval(beat)
+      this.warn(`fire consequence: batch ${b.runId}/${b.seq} failed`, err)
+      await Promise.resolve(
+        this.store.fireRuns.failBatch(
+          b,
+          this.server,
+          err instanceof Error ? err.message : String(err),
+          this.opts.settings.maxAttempts,
+          new Date().toISOString(),
+        ),
+      ).catch((e: unknown) => this.warn('fire consequence: recording a failed batch failed', e))
+    }
+  }
+
+  /**
+   * Writes a run's outputs and marks it complete; on any error the run fails and the previous
+   * results stay (the outputs are written in one transaction).
+   */
+  async finish(runId: number): Promise<void> {
+    if (this.finishing.has(runId)) return
+    this.finishing.add(runId)
+    try {
+      const progress = await this.store.fireRuns.run(runId)
+      if (!progress || progress.status !== 'running') return
+      const run: FireRunRow = progress
+      const results = await this.store.fireRuns.ignitionResults(runId)
+      const summaries = summariseRun(results)
+      const at = new Date()
+      try {
+        await writeRunOutputs(
+          this.store,
+          run,
+          results,
+          summaries,
+          this.opts.settings.outputs,
+          at,
+          this.opts.window.timeZone,
+        )
+      } catch (err) {
+        this.warn(`fire consequence: writing run ${runId}'s outputs failed`, err)
+        await this.store.fireRuns.finishRun(
+          runId,
+          { status: 'failed', error: `outputs: ${err instanceof Error ? err.message : String(err)}` },
+          new Date().toISOString(),
+        )
+        return
+      }
+      await this.store.fireRuns.finishRun(
+        runId,
+        {
+          status: 'complete',
+          circuits: summaries.map((s) => ({
+            circuit: s.circuit,
+            summary: { ignitions: s.ignitions, max: s.max, p90: s.p90 },
+          })),
+        },
+        at.toISOString(),
+      )
+    } finally {
+      this.finishing.delete(runId)
+      this.inputs.delete(runId)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopLoop()
+    await this.idle()
+    await this.pool.close()
+  }
+}

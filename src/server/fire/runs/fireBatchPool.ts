@@ -1,0 +1,90 @@
+import type { Worker } from 'node:worker_threads'
+import { startWorker } from '../../tiles/startWorker'
+import type { FireIgnition, FireIgnitionResult } from '../../store/fireRunStore'
+import type { FireRunInputs, FireWorkerAnswer } from './fireBatchProtocol'
+
+interface Slot {
+  worker: Worker
+  key: string | null
+  busy: boolean
+  pending: Map<number, (a: FireWorkerAnswer | Error) => void>
+}
+
+/**
+ * A server's fire worker threads (fireBatchWorker.ts), started on first use. Each batch runs on an
+ * idle thread, so the simulation never blocks the event loop; `size` threads run at most `size`
+ * batches at once (docs/fire.md: cores − 1, at least 1).
+ */
+export class FireBatchPool {
+  private readonly slots: Slot[] = []
+  private nextId = 1
+  private closed = false
+
+  constructor(readonly size: number) {}
+
+  /** Threads free for another batch. */
+  get idle(): number {
+    return this.size - this.slots.filter((s) => s.busy).length
+  }
+
+  private slot(): Slot {
+    const free = this.slots.find((s) => !s.busy)
+    if (free) return free
+    if (this.slots.length >= this.size) throw new Error('every fire worker is busy')
+    // startWorker resolves the module relative to src/server/tiles.
+    const worker = startWorker('../fire/runs/fireBatchWorker', null)
+    const slot: Slot = { worker, key: null, busy: false, pending: new Map() }
+    const fail = (error: Error) => {
+      const i = this.slots.indexOf(slot)
+      if (i >= 0) this.slots.splice(i, 1)
+      for (const settle of slot.pending.values()) settle(error)
+      slot.pending.clear()
+    }
+    worker.on('message', (a: FireWorkerAnswer) => {
+      const settle = slot.pending.get(a.id)
+      slot.pending.delete(a.id)
+      settle?.(a)
+    })
+    worker.on('error', fail)
+    worker.on('exit', (code) => fail(new Error(`fire worker exited (${code})`)))
+    worker.unref()
+    this.slots.push(slot)
+    return slot
+  }
+
+  /** Runs one batch on an idle thread with the run's inputs (sent to that thread once per run). */
+  async run(
+    inputs: () => FireRunInputs,
+    key: string,
+    startHour: number,
+    ignitions: readonly FireIgnition[],
+  ): Promise<FireIgnitionResult[]> {
+    if (this.closed) throw new Error('the fire worker pool is closed')
+    const slot = this.slot()
+    slot.busy = true
+    try {
+      if (slot.key !== key) {
+        slot.worker.postMessage({ type: 'inputs', inputs: inputs() })
+        slot.key = key
+      }
+      const id = this.nextId++
+      const answer = await new Promise<FireWorkerAnswer | Error>((resolve) => {
+        slot.pending.set(id, resolve)
+        slot.worker.ref()
+        slot.worker.postMessage({ type: 'batch', id, key, startHour, ignitions })
+      })
+      if (answer instanceof Error) throw answer
+      if (!answer.ok) throw new Error(answer.error)
+      return answer.results
+    } finally {
+      slot.busy = false
+      slot.worker.unref()
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const slots = this.slots.splice(0)
+    await Promise.all(slots.map((s) => s.worker.terminate()))
+  }
+}

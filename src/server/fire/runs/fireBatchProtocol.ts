@@ -1,0 +1,21 @@
+import type { FireLandscapeData } from '../landscape'
+import type { ConsequenceAssets } from '../consequence'
+import type { FireIgnition, FireIgnitionResult } from '../../store/fireRunStore'
+
+/** The inputs of one run, sent once to each worker (plain data: structured clone). */
+export interface FireRunInputs {
+  /** Identifies the inputs (the run's id): a worker keeps the last ones it was sent. */
+  key: string
+  landscape: FireLandscapeData
+  assets: ConsequenceAssets
+  hours: number
+  cellSizeM?: number
+  windowHalfSizeM?: number
+}
+
+export type FireWorkerRequest =
+  | { type: 'inputs'; inputs: FireRunInputs }
+  | { type: 'batch'; id: number; key: string; startHour: number; ignitions: FireIgnition[] }
+
+export type FireWorkerAnswer =
+  { id: number; ok: true; results: FireIgnitionResult[] } | { id: number; ok: false; error: string }

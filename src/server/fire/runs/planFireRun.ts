@@ -1,0 +1,157 @@
+import type { AppStore } from '../../store/AppStore'
+import { decodeParts, partsToGeometry } from '../../store/geometryCodec'
+import { windowStart, type WindowSettings } from '../../grids/forecastWindow'
+import { WIND_U_GRID } from '../../grids/windGrid'
+import { ignitionPoints, type ConsequenceAssets, type OverheadLine } from '../consequence'
+import { openFireLandscape, type FireLandscape } from '../landscape'
+import type { NewFireBatch, NewFireRun, FireRunTrigger } from '../../store/fireRunStore'
+import type { FireRunInputs } from './fireBatchProtocol'
+import type { FireRunSettings } from './fireRunSettings'
+
+const HOUR_MS = 3_600_000
+
+/** The landscape of the store's current grids, hour 0 at the forecast window's start. */
+export async function currentLandscape(
+  store: AppStore,
+  settings: FireRunSettings,
+  window: WindowSettings,
+  now = new Date(),
+): Promise<{ landscape: FireLandscape; start: Date }> {
+  const start = windowStart(now, window)
+  const landscape = await openFireLandscape(store, { ...settings.landscape, windowStart: start })
+  return { landscape, start }
+}
+
+/** Every line of the configured line datasets with its circuit. */
+export async function overheadLines(store: AppStore, settings: FireRunSettings): Promise<OverheadLine[]> {
+  const out: OverheadLine[] = []
+  for (const l of settings.lines) {
+    for (const f of await store.allFeatures(l.dataset)) {
+      const circuit = f.properties[l.circuitField]
+      if (circuit === null || circuit === undefined || circuit === '') continue
+      const g = partsToGeometry(decodeParts(f.geom), 'line')
+      if (g.type !== 'LineString' && g.type !== 'MultiLineString') continue
+      out.push({ circuit: String(circuit), lineId: `${l.dataset}/${f.id}`, coordinates: g.coordinates })
+    }
+  }
+  return out
+}
+
+/** Forecast starts: hour 0, every `everyHours`, while wind hours last, at most `starts`. */
+export function startHours(settings: FireRunSettings, windHours: number): number[] {
+  const hours: number[] = []
+  const last = Math.max(1, windHours)
+  for (let h = 0; h < last && hours.length < settings.starts; h += settings.everyHours) hours.push(h)
+  return hours
+}
+
+/** The run to record: its ignitions in batches of `batchSize`, one forecast start per batch. */
+export async function planFireRun(
+  store: AppStore,
+  settings: FireRunSettings,
+  window: WindowSettings,
+  trigger: FireRunTrigger,
+  requestedBy: string | null,
+  now = new Date(),
+): Promise<NewFireRun> {
+  const { landscape, start } = await currentLandscape(store, settings, window, now)
+  const ignitions = ignitionPoints(await overheadLines(store, settings), settings.spacingM)
+  const hours = startHours(settings, landscape.windHours)
+  const batches: NewFireBatch[] = []
+  for (const h of hours) {
+    const startTime = new Date(start.getTime() + h * HOUR_MS).toISOString()
+    for (let i = 0; i < ignitions.length; i += settings.batchSize)
+      batches.push({ startHour: h, startTime, ignitions: ignitions.slice(i, i + settings.batchSize) })
+  }
+  const described = landscape.describe()
+  const windVersion = (await store.grids.version(settings.landscape.windUGrid ?? WIND_U_GRID)) ?? null
+  return {
+    trigger,
+    requestedBy,
+    windVersion,
+    referenceTime: start.toISOString(),
+    startHours: hours,
+    settings: {
+      spacingM: settings.spacingM,
+      hours: settings.hours,
+      everyHours: settings.everyHours,
+      batchSize: settings.batchSize,
+      windHours: landscape.windHours,
+      ...(settings.cellSizeM ? { cellSizeM: settings.cellSizeM } : {}),
+      ...(settings.windowHalfSizeM ? { windowHalfSizeM: settings.windowHalfSizeM } : {}),
+    },
+    provenance: {
+      fuels: described.fuels,
+      terrain: described.terrain,
+      wind: described.wind,
+      summary: described.summary,
+      grids: landscape.data.provenance,
+      lines: settings.lines.map((l) => l.dataset),
+      ignitions: ignitions.length,
+    },
+    batches,
+    createdAt: now.toISOString(),
+  }
+}
+
+/** Point coordinates of a dataset as flat [lon, lat, …] (a polygon or line by its first vertex's part centre). */
+async function pointsOf(store: AppStore, dataset: string): Promise<Float64Array> {
+  if (!store.dataset(dataset)) return new Float64Array(0)
+  const features = await store.allFeatures(dataset)
+  const out = new Float64Array(features.length * 2)
+  features.forEach((f, i) => {
+    const ring = decodeParts(f.geom)[0]?.[0] ?? []
+    let x = 0
+    let y = 0
+    for (const p of ring) {
+      x += p[0] ?? 0
+      y += p[1] ?? 0
+    }
+    const n = Math.max(1, ring.length)
+    out[2 * i] = x / n
+    out[2 * i + 1] = y / n
+  })
+  return out
+}
+
+/** What the workers of this server need for a run: its landscape and assets (read once per run). */
+export async function runInputs(
+  store: AppStore,
+  settings: FireRunSettings,
+  window: WindowSettings,
+  key: string,
+  hours: number,
+  runSettings: Record<string, unknown>,
+  referenceTime: string,
+): Promise<FireRunInputs> {
+  const { landscape } = await currentLandscape(store, settings, window, new Date(referenceTime))
+  const population = await store.grids.grid(settings.populationGrid)
+  const assets: ConsequenceAssets = {
+    buildings: await pointsOf(store, settings.buildingsDataset),
+    criticalFacilities: await pointsOf(store, settings.facilitiesDataset),
+    ...(population
+      ? {
+          population: {
+            nx: population.nx,
+            ny: population.ny,
+            west: population.west,
+            south: population.south,
+            east: population.east,
+            north: population.north,
+            data: population.data,
+          },
+        }
+      : {}),
+  }
+  const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : undefined)
+  const cellSizeM = num(runSettings.cellSizeM)
+  const windowHalfSizeM = num(runSettings.windowHalfSizeM)
+  return {
+    key,
+    landscape: landscape.data,
+    assets,
+    hours,
+    ...(cellSizeM ? { cellSizeM } : {}),
+    ...(windowHalfSizeM ? { windowHalfSizeM } : {}),
+  }
+}

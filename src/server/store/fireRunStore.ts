@@ -1,0 +1,479 @@
+import type Database from 'better-sqlite3'
+import type { Awaitable } from './Awaitable'
+
+// The job table of the territory's fire consequence run (migration 150; PostgreSQL data/004):
+// runs, their batches of ignitions (one forecast start each), the results per ignition and per
+// circuit. The SQLite store's one process claims batches in a write transaction; the PostgreSQL
+// store's servers claim them with FOR UPDATE SKIP LOCKED (pg/pgFireRunStore.ts).
+
+/** An ignition point on a line: which circuit, its id within the run, where. */
+export interface FireIgnition {
+  circuit: string
+  ignitionId: string
+  lon: number
+  lat: number
+}
+
+/** What one ignition's fire burned within the run's hours. */
+export interface FireIgnitionResult extends FireIgnition {
+  burnedAcres: number
+  buildings: number
+  population: number
+  criticalFacilities: number
+}
+
+/** A stored per-ignition result with the forecast start it belongs to. */
+export interface StoredIgnitionResult extends FireIgnitionResult {
+  startHour: number
+}
+
+export type FireRunStatus = 'running' | 'complete' | 'failed'
+export type FireRunTrigger = 'weather' | 'admin'
+
+export interface NewFireBatch {
+  startHour: number
+  startTime: string
+  ignitions: readonly FireIgnition[]
+}
+
+export interface NewFireRun {
+  trigger: FireRunTrigger
+  requestedBy: string | null
+  windVersion: string | null
+  referenceTime: string
+  startHours: readonly number[]
+  settings: Record<string, unknown>
+  provenance: Record<string, unknown>
+  batches: readonly NewFireBatch[]
+  createdAt: string
+}
+
+export interface FireRunRow {
+  id: number
+  status: FireRunStatus
+  trigger: FireRunTrigger
+  requestedBy: string | null
+  windVersion: string | null
+  referenceTime: string
+  startHours: number[]
+  settings: Record<string, unknown>
+  provenance: Record<string, unknown>
+  batchesTotal: number
+  batchesDone: number
+  ignitionsTotal: number
+  createdAt: string
+  finishedAt: string | null
+  error: string | null
+}
+
+/** A batch as its claimer receives it. `attempt` identifies this claim (a later claim outbids it). */
+export interface ClaimedFireBatch {
+  runId: number
+  seq: number
+  startHour: number
+  startTime: string
+  ignitions: FireIgnition[]
+  attempt: number
+  settings: Record<string, unknown>
+}
+
+/** Per server: batches done and running, and the time its done batches took. */
+export interface FireRunServerCount {
+  server: string
+  done: number
+  running: number
+  batchMs: number
+}
+
+export interface FireRunProgress extends FireRunRow {
+  batches: { queued: number; running: number; done: number; failed: number }
+  servers: FireRunServerCount[]
+}
+
+export interface FireCircuitResult {
+  circuit: string
+  summary: Record<string, unknown>
+}
+
+export type FireRunOutcome =
+  { status: 'complete'; circuits: readonly FireCircuitResult[] } | { status: 'failed'; error: string }
+
+/** Fire consequence runs (migration 150 / data/004). */
+export interface FireRunStorage {
+  /** Records a run and its batches; refused (created false, the running run's id) while a run is running. */
+  createRun(run: NewFireRun): Awaitable<{ id: number; created: boolean }>
+  /**
+   * Claims the next queued batch of a running run — or a running one whose heartbeat is older
+   * than `staleMs` (its claimer died) — for `server`; null when there is none.
+   */
+  claimBatch(server: string, staleMs: number): Awaitable<ClaimedFireBatch | null>
+  /** Keeps a claim alive; false when the claim is no longer this server's. */
+  heartbeat(runId: number, seq: number, server: string, attempt: number): Awaitable<boolean>
+  /**
+   * Stores a batch's results and marks it done when the claim is still this one's. `runReady`
+   * is true for exactly one completer: the one whose batch was the run's last.
+   */
+  completeBatch(
+    b: ClaimedFireBatch,
+    server: string,
+    results: readonly FireIgnitionResult[],
+    durationMs: number,
+    at: string,
+  ): Awaitable<{ accepted: boolean; runReady: boolean }>
+  /** A batch failed: queued again below `maxAttempts` attempts, otherwise the run fails. */
+  failBatch(
+    b: ClaimedFireBatch,
+    server: string,
+    error: string,
+    maxAttempts: number,
+    at: string,
+  ): Awaitable<void>
+  /** Every per-ignition result of a run. */
+  ignitionResults(runId: number): Awaitable<StoredIgnitionResult[]>
+  /** Ends a running run (true) with its per-circuit results or its error; false when it was not running. */
+  finishRun(runId: number, outcome: FireRunOutcome, at: string): Awaitable<boolean>
+  circuitResults(runId: number): Awaitable<FireCircuitResult[]>
+  /** Newest first. */
+  runs(limit: number): Awaitable<FireRunRow[]>
+  run(id: number): Awaitable<FireRunProgress | undefined>
+  /** Running runs whose every batch is done (a finaliser that died leaves one). */
+  readyRuns(): Awaitable<number[]>
+  /** The newest run made for a wind version (any status). */
+  runForWind(windVersion: string): Awaitable<FireRunRow | undefined>
+}
+
+/** A fire_runs row as read (both stores). */
+export interface FireRunDbRow {
+  id: number
+  status: string
+  trigger: string
+  requested_by: string | null
+  wind_version: string | null
+  reference_time: string
+  start_hours: string
+  settings: string
+  provenance: string
+  batches_total: number
+  batches_done: number
+  ignitions_total: number
+  created_at: string
+  finished_at: string | null
+  error: string | null
+}
+
+export function toFireRun(r: FireRunDbRow): FireRunRow {
+  return {
+    id: Number(r.id),
+    status: r.status as FireRunStatus,
+    trigger: r.trigger as FireRunTrigger,
+    requestedBy: r.requested_by,
+    windVersion: r.wind_version,
+    referenceTime: r.reference_time,
+    startHours: JSON.parse(r.start_hours) as number[],
+    settings: JSON.parse(r.settings) as Record<string, unknown>,
+    provenance: JSON.parse(r.provenance) as Record<string, unknown>,
+    batchesTotal: r.batches_total,
+    batchesDone: r.batches_done,
+    ignitionsTotal: r.ignitions_total,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    error: r.error,
+  }
+}
+
+export interface IgnitionDbRow {
+  start_hour: number
+  ignition_id: string
+  circuit: string
+  lon: number
+  lat: number
+  burned_acres: number
+  buildings: number
+  population: number
+  critical_facilities: number
+}
+
+export function toIgnitionResult(r: IgnitionDbRow): StoredIgnitionResult {
+  return {
+    startHour: r.start_hour,
+    ignitionId: r.ignition_id,
+    circuit: r.circuit,
+    lon: r.lon,
+    lat: r.lat,
+    burnedAcres: r.burned_acres,
+    buildings: r.buildings,
+    population: r.population,
+    criticalFacilities: r.critical_facilities,
+  }
+}
+
+export interface BatchCountRow {
+  status: string
+  claimed_by: string | null
+  n: number
+  ms: number | null
+}
+
+/** Batch counts by status and per server from (status, claimed_by, count, duration) rows. */
+export function progressOf(run: FireRunRow, rows: readonly BatchCountRow[]): FireRunProgress {
+  const batches = { queued: 0, running: 0, done: 0, failed: 0 }
+  const servers = new Map<string, FireRunServerCount>()
+  for (const r of rows) {
+    const n = Number(r.n)
+    if (r.status in batches) batches[r.status as keyof typeof batches] += n
+    if (!r.claimed_by || (r.status !== 'done' && r.status !== 'running')) continue
+    const s = servers.get(r.claimed_by) ?? { server: r.claimed_by, done: 0, running: 0, batchMs: 0 }
+    if (r.status === 'done') {
+      s.done += n
+      s.batchMs += Number(r.ms ?? 0)
+    } else s.running += n
+    servers.set(r.claimed_by, s)
+  }
+  return { ...run, batches, servers: [...servers.values()].sort((a, b) => a.server.localeCompare(b.server)) }
+}
+
+const ACTIVE = `'running'`
+
+/** The SQLite job table: the one process's worker loop claims batches in a write transaction. */
+export class FireRunStore implements FireRunStorage {
+  constructor(private readonly db: Database.Database) {}
+
+  createRun(run: NewFireRun): { id: number; created: boolean } {
+    return this.db
+      .transaction(() => {
+        const active = this.db
+          .prepare(`SELECT id FROM fire_runs WHERE status = ${ACTIVE} ORDER BY id LIMIT 1`)
+          .pluck()
+          .get() as number | undefined
+        if (active !== undefined) return { id: active, created: false }
+        const ignitions = run.batches.reduce((n, b) => n + b.ignitions.length, 0)
+        const id = Number(
+          this.db
+            .prepare(
+              `INSERT INTO fire_runs (status, trigger, requested_by, wind_version, reference_time, start_hours, settings,
+             provenance, batches_total, ignitions_total, created_at) VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .run(
+              run.trigger,
+              run.requestedBy,
+              run.windVersion,
+              run.referenceTime,
+              JSON.stringify(run.startHours),
+              JSON.stringify(run.settings),
+              JSON.stringify(run.provenance),
+              run.batches.length,
+              ignitions,
+              run.createdAt,
+            ).lastInsertRowid,
+        )
+        const put = this.db.prepare(
+          'INSERT INTO fire_run_batches (run_id, seq, start_hour, start_time, ignitions) VALUES (?, ?, ?, ?, ?)',
+        )
+        run.batches.forEach((b, seq) =>
+          put.run(id, seq, b.startHour, b.startTime, JSON.stringify(b.ignitions)),
+        )
+        return { id, created: true }
+      })
+      .immediate()
+  }
+
+  claimBatch(server: string, staleMs: number): ClaimedFireBatch | null {
+    const now = Date.now()
+    return this.db
+      .transaction(() => {
+        const row = this.db
+          .prepare(
+            `SELECT b.run_id, b.seq, b.start_hour, b.start_time, b.ignitions, b.attempts, r.settings
+           FROM fire_run_batches b JOIN fire_runs r ON r.id = b.run_id
+           WHERE r.status = 'running' AND (b.status = 'queued' OR (b.status = 'running' AND b.heartbeat_ms < ?))
+           ORDER BY b.run_id, b.seq LIMIT 1`,
+          )
+          .get(now - staleMs) as ClaimRow | undefined
+        if (!row) return null
+        this.db
+          .prepare(
+            `UPDATE fire_run_batches SET status = 'running', claimed_by = ?, claimed_at = ?, heartbeat_ms = ?,
+           attempts = attempts + 1 WHERE run_id = ? AND seq = ?`,
+          )
+          .run(server, new Date(now).toISOString(), now, row.run_id, row.seq)
+        return claimed(row)
+      })
+      .immediate()
+  }
+
+  heartbeat(runId: number, seq: number, server: string, attempt: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE fire_run_batches SET heartbeat_ms = ? WHERE run_id = ? AND seq = ? AND status = 'running'
+           AND claimed_by = ? AND attempts = ?`,
+        )
+        .run(Date.now(), runId, seq, server, attempt).changes === 1
+    )
+  }
+
+  completeBatch(
+    b: ClaimedFireBatch,
+    server: string,
+    results: readonly FireIgnitionResult[],
+    durationMs: number,
+    at: string,
+  ): { accepted: boolean; runReady: boolean } {
+    return this.db
+      .transaction(() => {
+        const done = this.db
+          .prepare(
+            `UPDATE fire_run_batches SET status = 'done', finished_at = ?, duration_ms = ?, error = NULL
+           WHERE run_id = ? AND seq = ? AND status = 'running' AND claimed_by = ? AND attempts = ?`,
+          )
+          .run(at, Math.round(durationMs), b.runId, b.seq, server, b.attempt).changes
+        if (done !== 1) return { accepted: false, runReady: false }
+        const put = this.db.prepare(
+          `INSERT OR REPLACE INTO fire_ignition_results (run_id, seq, start_hour, ignition_id, circuit, lon, lat,
+         burned_acres, buildings, population, critical_facilities) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        for (const r of results)
+          put.run(
+            b.runId,
+            b.seq,
+            b.startHour,
+            r.ignitionId,
+            r.circuit,
+            r.lon,
+            r.lat,
+            r.burnedAcres,
+            r.buildings,
+            r.population,
+            r.criticalFacilities,
+          )
+        const run = this.db
+          .prepare(
+            `UPDATE fire_runs SET batches_done = batches_done + 1 WHERE id = ? RETURNING batches_done, batches_total, status`,
+          )
+          .get(b.runId) as { batches_done: number; batches_total: number; status: string }
+        return {
+          accepted: true,
+          runReady: run.status === 'running' && run.batches_done === run.batches_total,
+        }
+      })
+      .immediate()
+  }
+
+  failBatch(b: ClaimedFireBatch, server: string, error: string, maxAttempts: number, at: string): void {
+    this.db
+      .transaction(() => {
+        const changed = this.db
+          .prepare(
+            `UPDATE fire_run_batches SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE 'queued' END, error = ?,
+           finished_at = ? WHERE run_id = ? AND seq = ? AND status = 'running' AND claimed_by = ? AND attempts = ?
+           RETURNING status`,
+          )
+          .get(maxAttempts, error, at, b.runId, b.seq, server, b.attempt) as { status: string } | undefined
+        if (changed?.status === 'failed')
+          this.db
+            .prepare(
+              `UPDATE fire_runs SET status = 'failed', error = ?, finished_at = ? WHERE id = ? AND status = 'running'`,
+            )
+            .run(`batch ${b.seq} (forecast hour ${b.startHour}): ${error}`, at, b.runId)
+      })
+      .immediate()
+  }
+
+  ignitionResults(runId: number): StoredIgnitionResult[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT start_hour, ignition_id, circuit, lon, lat, burned_acres, buildings, population, critical_facilities
+           FROM fire_ignition_results WHERE run_id = ? ORDER BY start_hour, seq, ignition_id`,
+        )
+        .all(runId) as IgnitionDbRow[]
+    ).map(toIgnitionResult)
+  }
+
+  finishRun(runId: number, outcome: FireRunOutcome, at: string): boolean {
+    return this.db
+      .transaction(() => {
+        const status = outcome.status
+        const error = outcome.status === 'failed' ? outcome.error : null
+        const changed = this.db
+          .prepare(
+            `UPDATE fire_runs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'`,
+          )
+          .run(status, error, at, runId).changes
+        if (changed !== 1) return false
+        if (outcome.status === 'complete') {
+          const put = this.db.prepare(
+            'INSERT INTO fire_circuit_results (run_id, circuit, summary) VALUES (?, ?, ?)',
+          )
+          for (const c of outcome.circuits) put.run(runId, c.circuit, JSON.stringify(c.summary))
+        }
+        return true
+      })
+      .immediate()
+  }
+
+  circuitResults(runId: number): FireCircuitResult[] {
+    return (
+      this.db
+        .prepare('SELECT circuit, summary FROM fire_circuit_results WHERE run_id = ? ORDER BY circuit')
+        .all(runId) as { circuit: string; summary: string }[]
+    ).map((r) => ({ circuit: r.circuit, summary: JSON.parse(r.summary) as Record<string, unknown> }))
+  }
+
+  runs(limit: number): FireRunRow[] {
+    return (
+      this.db.prepare('SELECT * FROM fire_runs ORDER BY id DESC LIMIT ?').all(limit) as FireRunDbRow[]
+    ).map(toFireRun)
+  }
+
+  run(id: number): FireRunProgress | undefined {
+    const row = this.db.prepare('SELECT * FROM fire_runs WHERE id = ?').get(id) as FireRunDbRow | undefined
+    if (!row) return undefined
+    const counts = this.db
+      .prepare(
+        `SELECT status, claimed_by, count(*) AS n, sum(duration_ms) AS ms FROM fire_run_batches WHERE run_id = ?
+         GROUP BY status, claimed_by`,
+      )
+      .all(id) as BatchCountRow[]
+    return progressOf(toFireRun(row), counts)
+  }
+
+  readyRuns(): number[] {
+    return this.db
+      .prepare(
+        `SELECT id FROM fire_runs WHERE status = 'running' AND batches_done = batches_total ORDER BY id`,
+      )
+      .pluck()
+      .all() as number[]
+  }
+
+  runForWind(windVersion: string): FireRunRow | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM fire_runs WHERE wind_version = ? ORDER BY id DESC LIMIT 1')
+      .get(windVersion) as FireRunDbRow | undefined
+    return row ? toFireRun(row) : undefined
+  }
+}
+
+export interface ClaimRow {
+  run_id: number
+  seq: number
+  start_hour: number
+  start_time: string
+  ignitions: string
+  attempts: number
+  settings: string
+}
+
+/** A claimed row as the claimer's batch (`attempts` is the value before the claim's increment). */
+export function claimed(row: ClaimRow): ClaimedFireBatch {
+  return {
+    runId: Number(row.run_id),
+    seq: row.seq,
+    startHour: row.start_hour,
+    startTime: row.start_time,
+    ignitions: JSON.parse(row.ignitions) as FireIgnition[],
+    attempt: row.attempts + 1,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+  }
+}
