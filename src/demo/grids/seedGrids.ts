@@ -11,6 +11,8 @@ import type { ActiveFire } from './synth/fires'
 import { generateNmFields, type NmFields } from './synth/nmFields'
 import { parsePlaces, type Place } from './synth/population'
 import { WIND_U_GRID, WIND_V_GRID } from '../../server/grids/windGrid'
+import { ELEVATION_GRID, FUEL_MODEL_GRID } from '../../server/fire/landscape'
+import { fireLandscapeGrids, fireShape } from './synth/fireFuels'
 
 /** Which synthetic field fills which configured grid. Grids not listed stay empty until imported. */
 const SYNTHETIC: Record<string, (f: NmFields) => GridRaster[]> = {
@@ -108,6 +110,11 @@ export async function seedGrids(store: SeedStore, o: SeedGridsOptions): Promise<
   await grids.replaceGrid(WIND_U_GRID, fields.windU, 'synthetic')
   await grids.replaceGrid(WIND_V_GRID, fields.windV, 'synthetic')
   result.grids.push(WIND_U_GRID, WIND_V_GRID)
+  // The fire landscape (docs/fire.md): FBFM40 fuels from the land cover and elevation, at 0.005°.
+  const fire = fireLandscapeGrids(fireShape(fields.elevation), fields.elevation, fields.population, o.seed)
+  await grids.replaceGrid(FUEL_MODEL_GRID, [fire.fuel], 'synthetic FBFM40 from the demo land cover')
+  await grids.replaceGrid(ELEVATION_GRID, [fire.elevation], 'synthetic demo terrain')
+  result.grids.push(FUEL_MODEL_GRID, ELEVATION_GRID)
   if (store.dataset(WIND_DATASET)) {
     const points = windPoints(fields.windU, fields.windV, fields.relativeHumidity[0]!, validTimes, 8)
     result.windPoints = await store.replaceDataset(WIND_DATASET, points as FeatureInput[])

@@ -8,6 +8,10 @@ import type { GridStorage } from '../store/AppStore'
 import type { GridRaster } from '../grids/gridRaster'
 import { WIND_U_GRID, WIND_V_GRID } from '../grids/windGrid'
 
+/** The grids the demo seeds (src/demo/grids/seedGrids.ts) and the consequence run reads by default. */
+export const FUEL_MODEL_GRID = 'fuel_model'
+export const ELEVATION_GRID = 'elevation'
+
 /** Which grids make the landscape, and the fire weather beside them. */
 export interface FireLandscapeOptions {
   /** FBFM40 (or FBFM13) fuel model codes, one band. */
