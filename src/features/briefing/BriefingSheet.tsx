@@ -12,7 +12,13 @@ import { NotesSection } from './NotesSection'
 import { PrintPageStyle } from './PrintPageStyle'
 import { PspsSection } from './PspsSection'
 import { useBriefingData } from './useBriefingData'
-import { useMapImage } from '../map'
+import { lazyPart, useMapImage } from '../map'
+
+// A fire what-if added from the map (`fireAt` in the URL): its own chunk, fetched only then.
+const FireBriefingSection = lazyPart('The fire what-if', () =>
+  import('../fireSim/FireBriefingSection').then((m) => m.FireBriefingSection),
+)
+const hasFireWhatIf = () => new URLSearchParams(window.location.search).has('fireAt')
 
 /** The forecast hour of the share URL (`?hour=N`, Planning Mode), or null for the current hour. */
 function sharedHour(): number | null {
@@ -83,6 +89,7 @@ export function BriefingSheet() {
           </p>
         )}
       </section>
+      {hasFireWhatIf() ? <FireBriefingSection /> : null}
       <AlertsSection />
       <PspsSection />
       <NotesSection />

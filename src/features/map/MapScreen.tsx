@@ -27,6 +27,8 @@ export interface MapScreenProps {
    * half the viewport; `flow`: the panel follows the map in the page (the printable briefing).
    */
   readonly panelLayout?: 'dock' | 'flow'
+  /** Tools over the map's top-right corner, inside the map's context (useMapHighlighter works there). */
+  readonly overlay?: ReactNode
 }
 
 const sidebarExcluded = (path: string) =>
@@ -63,7 +65,7 @@ function SidebarWithTables({ onOpened }: { readonly onOpened?: () => void }) {
 }
 
 /** The main map screen: layer sidebar, Leaflet map and the panel beneath it. */
-export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' }: MapScreenProps) {
+export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock', overlay }: MapScreenProps) {
   const [shared] = useState(() => decodeSharedView(window.location.search))
   const [state, dispatch] = useReducer(layerReducer, shared, (seed) =>
     initialLayerState(layersConfig.layers, seed),
@@ -114,6 +116,7 @@ export function MapScreen({ panel, panelTitle = 'Details', panelLayout = 'dock' 
               panelTitle={panelTitle}
               panelLayout={panelLayout}
               now={now}
+              overlay={overlay}
             />
           </div>
         </AttributeTablesProvider>

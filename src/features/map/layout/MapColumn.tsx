@@ -17,6 +17,8 @@ export interface MapColumnProps {
   readonly panelLayout: 'dock' | 'flow'
   /** The attribute-tables panel while a table is open, else null. */
   readonly tables: ReactNode | null
+  /** Tools drawn over the map's top-right corner (e.g. the fire what-if tool). */
+  readonly overlay?: ReactNode
 }
 
 /** Most the tables panel asks for when sized automatically: 45 % of the viewport. */
@@ -26,7 +28,7 @@ const TABLES_SHARE = 0.45
  * The map with the panels docked beneath it: each can be collapsed and resized, and the map keeps
  * half the viewport height unless the user drags a panel taller. Leaflet is told when its box changes.
  */
-export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables }: MapColumnProps) {
+export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables, overlay }: MapColumnProps) {
   const columnRef = useRef<HTMLDivElement>(null)
   const holderRef = useRef<HTMLDivElement>(null)
   const columnHeight = useElementHeight(columnRef)
@@ -69,6 +71,7 @@ export function MapColumn({ map, mapView, panel, panelTitle, panelLayout, tables
         {/* the map is created once the column is measured and the docked panels hold their place, so its
             first tiles are asked for at its final size (not for a taller map, then pruned) */}
         {columnHeight > 0 ? mapView : null}
+        {overlay && map ? <div className="el-map-overlay">{overlay}</div> : null}
       </div>
       {panel !== undefined && !docked ? <div className="el-map-panel">{panelContent}</div> : null}
       {docked && panel !== undefined ? dock('el-route-panel', panelTitle, panelContent) : null}
