@@ -84,7 +84,7 @@ async function sessionToken(): Promise<string> {
   const store = openStore(dataDir, defaultCatalog())
   try {
     const ctx = await createIdentityContext({
-      db: { members: store.members, tokens: store.tokens },
+      db: store,
       dataDir,
       settings: identitySettings,
       env: {},

@@ -170,7 +170,12 @@ describe('when operations.yaml has no mitigation section', () => {
   it('answers 404 JSON', async () => {
     const app = Fastify()
     app.decorate('store', t.store)
-    app.decorate('sessionAuth', { verifier: testVerifier, setVerifier: () => {} })
+    app.decorate('sessionAuth', {
+      verifier: testVerifier,
+      setVerifier: () => {},
+      machines: null,
+      setMachineVerifier: () => {},
+    })
     app.decorateRequest('session', null)
     await app.register(mitigationRoutes, { settings: null })
     const res = await app.inject({ url: '/api/mitigation', headers: AUTH })

@@ -12,6 +12,8 @@ const PUBLIC = [
   'GET /api/basemap/:z/:x/:y',
   'GET /.well-known/jwks.json',
   'GET /v1/b2b/sessions/jwks/:projectId',
+  // The M2M token endpoint (client-credentials grant): its credential is in the body.
+  'POST /v1/public/:projectId/oauth2/token',
   'GET /index.html',
   'GET /',
   'GET /assets/app.js',

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RouteAuth } from './sessionPlugin'
-import type { VerifiedSession } from './sessionVerifier'
+import type { MachineScope, VerifiedSession } from './sessionVerifier'
 
 /**
  * Declares every route registered in this plugin context (and its children) public, permission-
- * bound or cookie-accepting (see RouteAuth). Call it first thing in an encapsulated plugin; it
+ * bound, cookie-accepting or open to machine tokens of a scope (see RouteAuth, `machineScope`). Call it first thing in an encapsulated plugin; it
  * never reaches the parent. A route's own `config.auth` wins over the context's.
  */
 export function declareRoutes(
   app: FastifyInstance,
-  config: { auth?: RouteAuth; sessionCookie?: true },
+  config: { auth?: RouteAuth; sessionCookie?: true; machineScope?: MachineScope },
 ): void {
   app.addHook('onRoute', (route) => {
     route.config = { ...config, ...route.config }

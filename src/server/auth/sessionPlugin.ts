@@ -10,7 +10,13 @@ import { forbidden, unauthorized } from '../http/httpErrors'
 import { isAuthorized } from '../identity/rbac'
 import type { RbacPolicy } from '../identity/settings'
 import { cookieValue, parseAuthorization } from './requestCredential'
-import type { SessionVerifier, VerifiedSession } from './sessionVerifier'
+import type {
+  MachineScope,
+  MachineVerifier,
+  SessionVerifier,
+  VerifiedMachine,
+  VerifiedSession,
+} from './sessionVerifier'
 
 /**
  * Who may call a route (route `config.auth`):
@@ -30,6 +36,11 @@ declare module 'fastify' {
      * fetched by the browser's image/tile loaders, which cannot set headers.
      */
     sessionCookie?: boolean
+    /**
+     * The scope a machine client's access token needs for this route (issue #32). A route that
+     * declares none refuses machine tokens (403): admin, identity and account routes never do.
+     */
+    machineScope?: MachineScope
   }
   interface FastifyInstance {
     /** The verifier the session check uses; the identity plugin may set it after buildApp starts. */
@@ -38,6 +49,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The verified session of the request (null on public routes and 404s). */
     session: VerifiedSession | null
+    /** The machine client of a request authenticated by an M2M access token (null otherwise). */
+    machine: VerifiedMachine | null
   }
 }
 
@@ -45,6 +58,9 @@ declare module 'fastify' {
 export interface SessionAuth {
   verifier: SessionVerifier | null
   setVerifier(verifier: SessionVerifier): void
+  /** Machine access tokens (the bundled provider's M2M clients); null = none are accepted. */
+  machines: MachineVerifier | null
+  setMachineVerifier(verifier: MachineVerifier): void
 }
 
 export interface SessionPluginOptions {
@@ -63,6 +79,8 @@ interface AuthPlan {
   /** Role ids granting the route's permission; null = any session. */
   grantedTo: ReadonlySet<string> | null
   permission: string
+  /** The scope a machine token needs; null = machine tokens are refused. */
+  machineScope: MachineScope | null
 }
 
 function splitPermission(permission: string): [string, string] {
@@ -70,16 +88,19 @@ function splitPermission(permission: string): [string, string] {
   return [permission.slice(0, dot), permission.slice(dot + 1)]
 }
 
-function planOf(auth: RouteAuth | undefined, cookie: boolean, rbac: RbacPolicy): AuthPlan {
-  if (auth === 'public') return { open: true, cookie, grantedTo: null, permission: '' }
+function planOf(config: FastifyContextConfig, rbac: RbacPolicy): AuthPlan {
+  const { auth } = config
+  const cookie = config.sessionCookie === true
+  const machineScope = config.machineScope ?? null
+  if (auth === 'public') return { open: true, cookie, grantedTo: null, permission: '', machineScope: null }
   if (auth === undefined || auth === 'session')
-    return { open: false, cookie, grantedTo: null, permission: '' }
+    return { open: false, cookie, grantedTo: null, permission: '', machineScope }
   const [resource, action] = splitPermission(auth.permission)
   // An action the policy does not define is granted to nobody (and refused at registration, below).
   const grantedTo = new Set(
     rbac.roles.filter((r) => isAuthorized(rbac, [r.role_id], resource, action)).map((r) => r.role_id),
   )
-  return { open: false, cookie, grantedTo, permission: auth.permission }
+  return { open: false, cookie, grantedTo, permission: auth.permission, machineScope }
 }
 
 /**
@@ -95,9 +116,14 @@ async function sessionPlugin(app: FastifyInstance, opts: SessionPluginOptions): 
     setVerifier(v) {
       holder.verifier = v
     },
+    machines: null,
+    setMachineVerifier(v) {
+      holder.machines = v
+    },
   }
   app.decorate('sessionAuth', holder)
   app.decorateRequest('session', null)
+  app.decorateRequest('machine', null)
   // A permission the RBAC policy does not define is a programming mistake: refused at start.
   app.addHook('onRoute', (route: RouteOptions) => {
     const auth = route.config?.auth
@@ -113,7 +139,7 @@ async function sessionPlugin(app: FastifyInstance, opts: SessionPluginOptions): 
   const planFor = (config: FastifyContextConfig): AuthPlan => {
     let plan = plans.get(config)
     if (!plan) {
-      plan = planOf(config.auth, config.sessionCookie === true, opts.rbac)
+      plan = planOf(config, opts.rbac)
       plans.set(config, plan)
     }
     return plan
@@ -134,12 +160,46 @@ async function sessionPlugin(app: FastifyInstance, opts: SessionPluginOptions): 
           : null
     if (!token) return unauthorized(reply, 'a session token is required (Authorization: Bearer <token>)')
     const session = holder.verifier ? await holder.verifier.verify(token) : null
-    if (!session) return unauthorized(reply, 'the session is invalid or has expired')
+    if (!session) {
+      const machine = holder.machines && header.kind === 'bearer' ? await holder.machines.verify(token) : null
+      if (!machine) return unauthorized(reply, 'the session is invalid or has expired')
+      // A machine token opens only the data routes that name a scope it holds; RBAC roles are
+      // members' (a machine has none), so its scope takes the place of the route's permission.
+      if (!plan.machineScope)
+        return forbidden(
+          reply,
+          'machine clients may call only the data routes; this one needs a member session',
+        )
+      if (!machine.scopes.includes(plan.machineScope))
+        return forbidden(reply, `this needs the ${plan.machineScope} scope`)
+      request.machine = machine
+      request.session = {
+        memberId: machine.clientId,
+        sessionId: machine.tokenId,
+        organizationId: machine.organizationId,
+        roles: [],
+        expiresAt: machine.expiresAt,
+      }
+      return undefined
+    }
     if (plan.grantedTo && !session.roles.some((r) => plan.grantedTo?.has(r))) {
       return forbidden(reply, `this needs the ${plan.permission} permission`)
     }
     request.session = session
     return undefined
+  })
+  // Every request a machine made is audited (after the answer, never delaying it).
+  app.addHook('onResponse', async (request, reply) => {
+    const machine = request.machine
+    if (!machine || !holder.machines) return
+    await holder.machines
+      .recordUse(machine, {
+        method: request.method,
+        route: request.routeOptions.url ?? request.url,
+        status: reply.statusCode,
+        ip: request.ip,
+      })
+      .catch(() => undefined)
   })
 }
 

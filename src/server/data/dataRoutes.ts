@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { declareRoutes } from '../auth/routeAuth'
 import { filterableFields } from '../store/catalog'
 import { badRequest, notFound } from '../http/httpErrors'
 import { noQuery, openObject } from '../http/schemas'
@@ -47,6 +48,8 @@ interface RecordsQuery {
 
 /** `GET /api/data/<dataset>/records` and the series endpoints (mounted under /api/data). */
 export async function dataRoutes(app: FastifyInstance, opts: DataRoutesOptions): Promise<void> {
+  // Machine clients with the data:read scope may read these (issue #32; docs/identity.md).
+  declareRoutes(app, { machineScope: 'data:read' })
   const querystring = {
     type: 'object',
     properties: {

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { declareRoutes } from '../auth/routeAuth'
 import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
@@ -79,6 +80,8 @@ const RETRY_AFTER_SECONDS = 10
  * Retry-After) and in size (413 before any work), from config/app.yaml `exports`.
  */
 export async function exportRoutes(app: FastifyInstance, opts: ExportRoutesOptions): Promise<void> {
+  // Machine clients with the data:read scope may read these (issue #32; docs/identity.md).
+  declareRoutes(app, { machineScope: 'data:read' })
   const reader = app.store.ogc
   const limits = opts.limits ?? appConfig.exports
   const slots = new ExportSlots(limits)

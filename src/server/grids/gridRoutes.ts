@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { declareRoutes } from '../auth/routeAuth'
 import { badRequest, notFound } from '../http/httpErrors'
 import type { GridStorage } from '../store/AppStore'
 import { MAX_TILE_INDEX, MAX_TILE_ZOOM } from '../tiles/tileMath'
@@ -53,6 +54,8 @@ interface TileQuery {
  * the data server's auth hook guards /api/tiles and /api/data.
  */
 export async function gridRoutes(app: FastifyInstance, opts: GridRoutesOptions): Promise<void> {
+  // Machine clients with the data:read scope may read these (issue #32; docs/identity.md).
+  declareRoutes(app, { machineScope: 'data:read' })
   const catalog = opts.catalog ?? gridCatalog()
   const store = app.store.grids
   const window = windowSettings(opts.demo)

@@ -2,6 +2,7 @@ import type { JWTVerifyGetKey } from 'jose'
 import { identityStorage, type AccountsSource } from '../store/identityStorage'
 import type { IdentityStore } from '../store/identityStore'
 import type { IdentityTokenStore } from '../store/identityTokenStore'
+import type { MachineClientStore } from '../store/machineClientStore'
 import { createDelivery, type Delivery } from './delivery'
 import { loadSigningKey, storeKeySet, type SigningKey } from './sessionJwt'
 import { identitySettings, type IdentitySettings } from './settings'
@@ -21,6 +22,8 @@ export interface IdentityContext {
   settings: IdentitySettings
   members: IdentityStore
   tokens: IdentityTokenStore
+  /** Machine clients (Stytch M2M, machineClients.ts). */
+  machines: MachineClientStore
   throttle: Throttle
   /** Counts SMS codes sent per member and per phone number in a one-hour window. */
   smsQuota: Throttle
@@ -76,13 +79,14 @@ export async function createIdentityContext(opts: IdentityContextOptions): Promi
   const env = opts.env ?? process.env
   const settings = withSmsCap(opts.settings ?? identitySettings, env)
   const now = opts.now ?? Date.now
-  const { members, tokens } = identityStorage(opts.db)
+  const { members, tokens, machines } = identityStorage(opts.db)
   const pending = new Set<Promise<unknown>>()
   const key = await loadSigningKey(members, now())
   return {
     settings,
     members,
     tokens,
+    machines,
     throttle: createThrottle(tokens, settings.throttle),
     smsQuota: createThrottle(tokens, { windowMinutes: 60, lockMinutes: 60 }),
     resetQuota: createThrottle(tokens, {

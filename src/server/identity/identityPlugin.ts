@@ -9,6 +9,7 @@ import { identitySettings } from './settings'
 import { meRoutes } from './meRoutes'
 import { adminRoutes } from '../members/adminRoutes'
 import { sdkRoutes } from './sdkRoutes'
+import { machineRoutes, machineVerifier } from './machineRoutes'
 
 export interface IdentityPluginOptions {
   /** Built by createIdentity(); by default over `app.store` (members, tokens) and `app.appOptions.dataDir`. */
@@ -31,6 +32,9 @@ export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginO
   // Inside buildApp without a verifier of its own (npm start): the bundled provider's checks sessions.
   if (!opts.identity && !app.appOptions.verifier) app.sessionAuth.setVerifier(identity.verifier)
   const { ctx } = identity
+  // Machine clients' access tokens (M2M) are the bundled provider's: accepted on routes that name a scope.
+  if (ctx && app.hasDecorator('sessionAuth') && !app.appOptions.verifier)
+    app.sessionAuth.setMachineVerifier(machineVerifier(ctx))
   // Outside buildApp (a bare Fastify): the same session plugin, for this plugin's routes only.
   if (!app.hasDecorator('sessionAuth')) {
     await app.register(sessionPlugin, {
@@ -45,6 +49,7 @@ export async function identityPlugin(app: FastifyInstance, opts: IdentityPluginO
     // (at most 2 s: a gateway that never answers must not hold the shutdown).
     app.addHook('preClose', () => ctx.settle(2_000))
     await app.register(sdkRoutes, { prefix: '/sdk/v1', ctx })
+    await app.register(machineRoutes, { ctx })
     const cache = { 'cache-control': 'public, max-age=300' }
     const open = { config: { auth: 'public' } } as const
     app.get('/.well-known/jwks.json', open, async (_request, reply) =>

@@ -56,6 +56,8 @@ export interface IdentitySettings {
   /** Minutes an invitation's (or an administrator's reset's) set-password link stays valid. */
   inviteExpiryMinutes: number
   sessionMinutes: { login: number; sms: number; reset: number; intermediate: number }
+  /** Machine clients (Stytch M2M): access-token lifetime and the cap of active clients. */
+  m2m: { tokenMinutes: number; maxClients: number }
   rbac: RbacPolicy & { defaultRoles: string[]; firstMemberRoles: string[] }
 }
 
@@ -86,6 +88,7 @@ interface IdentityConfigShape {
   resetTokenExpiryMinutes?: number
   resetMail?: { perNetwork?: number; perEmail?: number; perEmailMinutes?: number; knownNetworkDays?: number }
   inviteExpiryMinutes?: number
+  m2m?: { tokenMinutes?: number; maxClients?: number }
   rbac?: {
     roles?: readonly { role_id: string; description?: string; permissions?: readonly RbacPermissionShape[] }[]
     resources?: readonly { resource_id: string; description?: string; actions?: readonly string[] }[]
@@ -146,6 +149,7 @@ export function identitySettingsFrom(
       knownNetworkDays: identity.resetMail?.knownNetworkDays ?? 30,
     },
     inviteExpiryMinutes: identity.inviteExpiryMinutes ?? 10_080,
+    m2m: { tokenMinutes: identity.m2m?.tokenMinutes ?? 60, maxClients: identity.m2m?.maxClients ?? 50 },
     sessionMinutes: {
       login: session.loginMinutes ?? 1440,
       sms: session.smsMinutes ?? 1440,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openAccountsDb } from '../store/accountsDb'
 import { createIdentityStore, type IdentityStore } from '../store/identityStore'
 import { createIdentityTokenStore } from '../store/identityTokenStore'
+import { createMachineClientStore } from '../store/machineClientStore'
 import { createBundledVerifier } from './bundledVerifier'
 import { createIdentityContext, type IdentityContext } from './context'
 import { createMember } from './memberAdmin'
@@ -29,7 +30,7 @@ async function server(opts: { stamp?: boolean } = {}): Promise<IdentityContext> 
   const { changeStamp, ...rest } = createIdentityStore(db)
   const members: IdentityStore = opts.stamp === false ? rest : { ...rest, changeStamp }
   return createIdentityContext({
-    db: { members, tokens: createIdentityTokenStore(db) },
+    db: { members, tokens: createIdentityTokenStore(db), machines: createMachineClientStore(db) },
     dataDir: dir,
     settings,
     env: {},

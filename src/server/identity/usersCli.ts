@@ -5,6 +5,8 @@ import { emailKey, memberKey, passwordProblem } from './guards'
 import { checkRoles, createMember } from './memberAdmin'
 import { normalizePhone } from './memberFields'
 import { identitySettings, type IdentitySettings } from './settings'
+import { machineClientAdmin } from './machineClients'
+import { M2M_USAGE, runM2mCommand } from './machineClientsCli'
 
 export const USAGE = `Usage: npm run users -- <command> [options]   (store: --data-dir DIR, default $DATA_DIR or ./var)
   add <email> [--name NAME] [--phone +15055550123] [--roles r1,r2] [--password PW]
@@ -15,6 +17,7 @@ export const USAGE = `Usage: npm run users -- <command> [options]   (store: --da
   set-phone <email> <+E164 | none>
   set-roles <email> <r1,r2>
   audit [--limit N]
+${M2M_USAGE}
 Without --password a strong password is generated and printed once.`
 
 export interface CliIo {
@@ -58,7 +61,7 @@ function row(m: MemberRecord, sessions: number): string {
 export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
   const settings = io.settings ?? identitySettings
   const now = io.now ?? Date.now
-  const { members, tokens } = identityStorage(io.db)
+  const { members, tokens, machines } = identityStorage(io.db)
   const must = async (email: string | undefined): Promise<MemberRecord> => {
     if (!email) throw new UsageError('an e-mail address is required')
     const m = await members.memberByEmail(email)
@@ -214,6 +217,31 @@ export async function runUsersCli(argv: string[], io: CliIo): Promise<number> {
           )
         }
         return 0
+      }
+      case 'm2m': {
+        const admin = machineClientAdmin(
+          {
+            settings,
+            now,
+            audit: async (event, fields = {}) =>
+              members.audit({
+                at: now(),
+                event,
+                actorId: null,
+                memberId: null,
+                subject: fields.subject ?? 'cli',
+                ip: null,
+                detail: { ...(fields.detail ?? {}), by: 'cli' },
+              }),
+          },
+          machines,
+        )
+        return await runM2mCommand(
+          { positional: positional.slice(1), options },
+          admin,
+          io.print,
+          (m) => new UsageError(m),
+        )
       }
       default:
         throw new UsageError(command ? `unknown command "${command}"` : 'no command given')

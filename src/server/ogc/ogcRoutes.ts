@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { declareRoutes } from '../auth/routeAuth'
 import { validationParameter } from '../http/errorHandler'
 import { ogcBadRequest, ogcNotFound } from './ogcException'
 import { ogcCollections, type OgcCollection } from './ogcCollections'
@@ -36,6 +37,8 @@ function iso(ms: number): string {
  * session check as the data API: `Authorization: Bearer <session token>`.
  */
 export async function ogcRoutes(app: FastifyInstance): Promise<void> {
+  // Machine clients with the data:read scope may read these (issue #32; docs/identity.md).
+  declareRoutes(app, { machineScope: 'data:read' })
   const collections = ogcCollections(app.store.catalog)
   const byId = new Map(collections.map((c) => [c.id, c]))
   const reader = app.store.ogc

@@ -26,7 +26,7 @@ const tileJsonResponse = openObject({
  * `/api/tiles/<path>/png/tilejson.json`. Same session check as the tiles (Bearer or the session cookie).
  */
 export async function tileJsonRoutes(app: FastifyInstance): Promise<void> {
-  declareRoutes(app, { sessionCookie: true })
+  declareRoutes(app, { sessionCookie: true, machineScope: 'data:read' })
   const list = tilesets(app.store.catalog, gridCatalog())
   const bounds = new TilesetBounds(app.store)
   const shared = sharedPaths(list)

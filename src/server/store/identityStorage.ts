@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3'
 import { createIdentityStore, type IdentityStore } from './identityStore'
 import { createIdentityTokenStore, type IdentityTokenStore } from './identityTokenStore'
+import { createMachineClientStore, type MachineClientStore } from './machineClientStore'
 
-/** The identity provider's stores: members, sessions and audit; tokens, OTPs and throttles. */
+/** The identity provider's stores: members, sessions and audit; tokens, OTPs and throttles; machine clients. */
 export interface IdentityStorage {
   readonly members: IdentityStore
   readonly tokens: IdentityTokenStore
+  readonly machines: MachineClientStore
 }
 
 /**
@@ -15,6 +17,10 @@ export interface IdentityStorage {
 export type AccountsSource = IdentityStorage | Database.Database
 
 export function identityStorage(source: AccountsSource): IdentityStorage {
-  if ('members' in source && 'tokens' in source) return source
-  return { members: createIdentityStore(source), tokens: createIdentityTokenStore(source) }
+  if ('members' in source && 'tokens' in source && 'machines' in source) return source
+  return {
+    members: createIdentityStore(source),
+    tokens: createIdentityTokenStore(source),
+    machines: createMachineClientStore(source),
+  }
 }

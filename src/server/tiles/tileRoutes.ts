@@ -29,7 +29,7 @@ export const TILE_SUFFIXES = ['', '.pbf', '.mvt'] as const
  * 400 for a bad z/x/y; 404 outside the source's zoom range.
  */
 export async function tileRoutes(app: FastifyInstance, opts: TileRoutesOptions): Promise<void> {
-  declareRoutes(app, { sessionCookie: true })
+  declareRoutes(app, { sessionCookie: true, machineScope: 'data:read' })
   const cache = new TileCache(app.store, opts)
   app.decorate('tileCache', cache)
   const seen = new Set<string>()

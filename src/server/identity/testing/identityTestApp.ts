@@ -8,6 +8,7 @@ import { ACCOUNTS_MIGRATIONS_DIR } from '../../store/accountsDb'
 import type { IdentityStorage } from '../../store/identityStorage'
 import { createIdentityStore } from '../../store/identityStore'
 import { createIdentityTokenStore } from '../../store/identityTokenStore'
+import { createMachineClientStore } from '../../store/machineClientStore'
 import { migrate } from '../../store/migrate'
 import { pgAccountStores } from '../../store/pg/accounts'
 import { testPg } from '../../store/pg/testing/pgTestDatabase'
@@ -73,7 +74,11 @@ async function accountsStore(): Promise<{
   const db = new Database(':memory:')
   migrate(db, ACCOUNTS_MIGRATIONS_DIR)
   return {
-    stores: { members: createIdentityStore(db), tokens: createIdentityTokenStore(db) },
+    stores: {
+      members: createIdentityStore(db),
+      tokens: createIdentityTokenStore(db),
+      machines: createMachineClientStore(db),
+    },
     rows: async (table) => db.prepare(`SELECT * FROM ${table}`).all(),
     close: async () => {
       db.close()

@@ -3,6 +3,7 @@ import type { AlertsStore } from '../../alertsStore'
 import type { DeliveryStore } from '../../deliveryStore'
 import type { IdentityStore } from '../../identityStore'
 import type { IdentityTokenStore } from '../../identityTokenStore'
+import type { MachineClientStore } from '../../machineClientStore'
 import type { PreferencesStore } from '../../preferencesStore'
 import type { PspsEventStore } from '../../pspsEventStore'
 import type { PgDatabase } from '../pgDatabase'
@@ -11,6 +12,7 @@ import { createPgAlertsStore } from './pgAlertsStore'
 import { createPgDeliveryStore } from './pgDeliveryStore'
 import { createPgIdentityStore } from './pgIdentityStore'
 import { createPgIdentityTokenStore } from './pgIdentityTokenStore'
+import { createPgMachineClientStore } from './pgMachineClientStore'
 import { createPgPreferencesStore } from './pgPreferencesStore'
 import { createPgPspsEventStore } from './pgPspsEventStore'
 
@@ -18,6 +20,7 @@ import { createPgPspsEventStore } from './pgPspsEventStore'
 export interface PgAccountStores {
   members: IdentityStore
   tokens: IdentityTokenStore
+  machines: MachineClientStore
   acks: AlertsStore
   preferences: PreferencesStore
   subscriptions: AlertSubscriptionStore
@@ -34,6 +37,7 @@ export function pgAccountStores(db: PgDatabase): PgAccountStores {
   return {
     members: createPgIdentityStore(db),
     tokens: createPgIdentityTokenStore(db),
+    machines: createPgMachineClientStore(db),
     acks: createPgAlertsStore(db),
     preferences: createPgPreferencesStore(db),
     subscriptions: createPgAlertSubscriptionStore(db),

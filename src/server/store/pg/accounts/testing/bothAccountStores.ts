@@ -6,6 +6,7 @@ import { createAlertsStore } from '../../../alertsStore'
 import { createDeliveryStore } from '../../../deliveryStore'
 import { createIdentityStore } from '../../../identityStore'
 import { createIdentityTokenStore } from '../../../identityTokenStore'
+import { createMachineClientStore } from '../../../machineClientStore'
 import { createPreferencesStore } from '../../../preferencesStore'
 import { createPspsEventStore } from '../../../pspsEventStore'
 import { testPg, type TestPg } from '../../testing/pgTestDatabase'
@@ -21,6 +22,7 @@ export function sqliteAccountStores(db: Database.Database): PgAccountStores {
   return {
     members: createIdentityStore(db),
     tokens: createIdentityTokenStore(db),
+    machines: createMachineClientStore(db),
     acks: createAlertsStore(db),
     preferences: createPreferencesStore(db),
     subscriptions: createAlertSubscriptionStore(db),
@@ -38,6 +40,7 @@ const ACCOUNT_TABLES = [
   'identity_throttle',
   'identity_signing_keys',
   'identity_audit',
+  'm2m_clients',
   'member_preferences',
   'alert_acks',
   'alert_subscriptions',
