@@ -110,6 +110,12 @@ const app = await buildApp({
   // default: the demo stays synthetic.
   feeds: /^(1|true|on|yes)$/i.test(env.FEEDS ?? '') ? (feedsConfig ? { config: feedsConfig } : true) : false,
   cluster: cluster ? { leader: cluster.leader, probe: readyProbe?.probe } : undefined,
+  // The fire consequence run (docs/fire.md): the leader starts one after each weather update and
+  // every server's worker threads take its batches; off by default (FIRE_RUNS=on).
+  fireRuns: {
+    schedule: /^(1|true|on|yes)$/i.test(env.FIRE_RUNS ?? ''),
+    ...(env.FIRE_WORKERS ? { settings: { workers: Math.max(1, Number(env.FIRE_WORKERS) || 1) } } : {}),
+  },
 })
 
 // Graceful shutdown: GET /api/ready answers 503 at once; after EMBERLINE_DRAIN_SECONDS (time for

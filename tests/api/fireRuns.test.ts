@@ -12,6 +12,7 @@ import type { AppStore } from '../../src/server/store/AppStore'
 import { defaultCatalog } from '../../src/server/store/catalog'
 import type { ClaimedFireBatch } from '../../src/server/store/fireRunStore'
 import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
+import { LeaderTasks, soleLeader, type Leadership } from '../../src/server/cluster/leadership'
 import { tempDir } from './testApp'
 
 // The territory's consequence run (issue #31 item 3, docs/fire.md "Consequence run") through the
@@ -314,5 +315,43 @@ describe('fire consequence runs', () => {
     expect(list.runs[0]!.error).toContain('the simulation broke')
     expect((await store.allFeatures('fire_consequence')).map((f) => f.properties)).toEqual(before)
     expect(await store.grids.version('fire_consequence')).toBe(gridBefore)
+  })
+
+  it('the leader starts a run after each weather update, once; a follower does not', async () => {
+    const before = (await store.fireRuns.runs(100)).length
+    const service = new FireRunService({
+      store,
+      settings: { ...SETTINGS, weatherPollMs: 60_000 },
+      window: windowSettings(true),
+      server: 'server-leader',
+    })
+    // The wind of the earlier runs already has its run: nothing new.
+    await service.weatherTick()
+    expect((await store.fireRuns.runs(100)).length).toBe(before)
+    // A weather update: a new wind version.
+    await store.grids.replaceGrid(
+      WIND_U_GRID,
+      [0, 1, 2, 3].map(() => raster(12, 10, 20)),
+      'test-wind-2',
+    )
+    const follower: Leadership = {
+      isLeader: false,
+      whileLeader: (task) => new LeaderTasks(() => undefined).add(task),
+      close: async () => undefined,
+    }
+    const stopFollower = service.start(follower)
+    stopFollower()
+    expect((await store.fireRuns.runs(100)).length).toBe(before)
+    const leader = soleLeader()
+    const stop = service.start(leader)
+    const run = await waitFor(async () => (await store.fireRuns.runs(1)).find((r) => r.trigger === 'weather'))
+    stop()
+    expect(run.windVersion).toBe(await store.grids.version(WIND_U_GRID))
+    expect(run.requestedBy).toBeNull()
+    // Once per version: another check finds it.
+    await service.weatherTick()
+    expect((await store.fireRuns.runs(100)).filter((r) => r.windVersion === run.windVersion)).toHaveLength(1)
+    await service.close()
+    await leader.close()
   })
 })
