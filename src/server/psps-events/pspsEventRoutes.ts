@@ -206,7 +206,16 @@ export async function pspsEventRoutes(app: FastifyInstance, opts: PspsEventRoute
 
   app.post<{ Body: CreateBody }>(
     '/api/psps/events',
-    { schema: { body: createBody }, config: { auth: { permission: 'psps_events.create' } } },
+    {
+      schema: { body: createBody },
+      config: { auth: { permission: 'psps_events.create' } },
+      // Ajv's array coercion would take "circuits": "X" as ["X"]; a list must be sent as one.
+      preValidation: async (request) => {
+        const raw = request.body as { circuits?: unknown } | null
+        if (raw && typeof raw === 'object' && raw.circuits !== undefined && !Array.isArray(raw.circuits))
+          throw new HttpError(400, 'circuits must be a list of circuit ids', 'circuits')
+      },
+    },
     async (request, reply) => {
       if (!config) return notFound(reply, NOT_CONFIGURED)
       const name = request.body.name.trim()

@@ -43,7 +43,8 @@ const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss'
 function xlsxValue(column: ReportColumn, v: ReportCell | undefined): ExcelJS.CellValue {
   if (v === null || v === undefined) return null
   if (column.kind === 'date' && typeof v === 'number') return new Date(v)
-  return typeof v === 'string' ? safeText(v) : v
+  // A string cell of a workbook is text, never a formula: written as it is.
+  return v
 }
 
 /** What the workbook says about its event besides the table. */
@@ -86,7 +87,6 @@ export async function reportXlsx(report: PspsReport, event: WorkbookEvent): Prom
     { header: 'By', key: 'by', width: 30 },
   ]
   timeline.getRow(1).font = { bold: true }
-  for (const p of event.phases)
-    timeline.addRow([safeText(event.name), p.phase, new Date(p.at), safeText(p.by)])
+  for (const p of event.phases) timeline.addRow([event.name, p.phase, new Date(p.at), p.by])
   return Buffer.from(await book.xlsx.writeBuffer())
 }

@@ -3,7 +3,7 @@ import { notFound } from '../http/httpErrors'
 import type { PspsEventsConfig } from './pspsEventRoutes'
 import { memberEmails } from './memberEmails'
 import { reportCsv, reportXlsx } from './reportFiles'
-import { buildReport, type PspsReport } from './reportRows'
+import { buildReport, notificationsFrom, type PspsReport } from './reportRows'
 
 export interface ReportRoutesOptions {
   settings: PspsEventsConfig | null
@@ -36,7 +36,8 @@ export async function reportRoutes(app: FastifyInstance, opts: ReportRoutesOptio
     const event = await store.get(id)
     if (!event) return null
     const now = opts.clock()
-    const sent = await store.deliveries(event.createdAt, now + 1, MAX_NOTIFICATIONS)
+    const from = notificationsFrom(event, settings.report.notificationLookbackHours ?? 72)
+    const sent = await store.deliveries(from, now + 1, MAX_NOTIFICATIONS)
     const email = await memberEmails(app.store, event)
     const built = buildReport(event, settings.report.columns, {
       notifications: sent.map((n) => n.at),

@@ -56,7 +56,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 /** What the row builder needs besides the event: the notification times and member names. */
 export interface ReportContext {
-  /** Times (ms, ascending) of the notifications sent from the event's creation on. */
+  /** Times (ms, ascending) of the notifications sent from `notificationsFrom` on. */
   notifications: readonly number[]
   /** The report's "now": the end of an unrestored period's notification window. */
   now: number
@@ -71,8 +71,8 @@ function cells(
 ): Record<ReportField, ReportCell> {
   const facilities = Object.entries(c.criticalFacilities)
   const until = p.restoredAt ?? ctx.now
-  const sent = ctx.notifications.filter((t) => t >= event.createdAt && t <= until)
-  const first = ctx.notifications.find((t) => t >= event.createdAt && t <= p.deenergizedAt)
+  const sent = ctx.notifications.filter((t) => t <= until)
+  const first = ctx.notifications.find((t) => t <= p.deenergizedAt)
   return {
     eventName: event.name,
     circuit: c.circuit,
@@ -98,6 +98,17 @@ function cells(
     notificationCount: sent.length,
     recordedBy: ctx.email(p.recordedBy) ?? p.recordedBy,
   }
+}
+
+/**
+ * Where an event's notifications start: `lookbackHours` before its first de-energization, or its
+ * creation when that is earlier (an event recorded as it happens).
+ */
+export function notificationsFrom(event: StoredPspsEvent, lookbackHours: number): number {
+  let first = event.createdAt
+  for (const c of event.circuits)
+    for (const p of c.periods) first = Math.min(first, p.deenergizedAt - lookbackHours * HOUR)
+  return first
 }
 
 /**
