@@ -90,6 +90,8 @@ export function fireBehaviourGrid(land: Landscape, weather: FireWeather): FireBe
   const crownInputs = cbhs && cbds && land.canopyHeightFt ? { cbhs, cbds } : undefined
   const fmc = weather.foliarMoisturePercent ?? DEFAULT_FOLIAR_MOISTURE_PERCENT
   const cell = emptyCellSurfaceFire()
+  const crownCell = emptyCellSurfaceFire()
+  const terrainKernel = { crownRosFtPerMin: 0, crownLengthToWidth: 1 }
   const crownKernels = new Map<number, CrownKernel>()
   const surfaceForCrown = {
     rosFtPerMin: 0,
@@ -149,11 +151,21 @@ export function fireBehaviourGrid(land: Landscape, weather: FireWeather): FireBe
     let flame = cell.flameLengthFt
     let ecc = cell.eccentricity
     let type: FireType = ros > 0 ? 1 : 0
+    let crownDir = NaN
     if (crownInputs && type === 1) {
       let ck = crownKernels.get(windMph)
       if (!ck) {
         ck = crownKernelFromModel10(kernelOf(10), windMph)
         crownKernels.set(windMph, ck)
+      }
+      if (slope > 0) {
+        // Over a slope, fuel model 10's wind and slope are vectored as FlamMap does (crownFire() with
+        // terrain): the crown rate and heading of this cell.
+        surfaceAtCell(kernelOf(10), 0.4 * windMph, windFrom, slope, aspect, crownCell)
+        terrainKernel.crownRosFtPerMin = 3.34 * crownCell.rosFtPerMin
+        terrainKernel.crownLengthToWidth = ck.crownLengthToWidth
+        crownDir = crownCell.maxSpreadDirDeg
+        ck = terrainKernel
       }
       surfaceForCrown.rosFtPerMin = ros
       surfaceForCrown.heatPerUnitAreaBtuPerFt2 = k.heatPerUnitAreaBtuPerFt2
@@ -176,7 +188,8 @@ export function fireBehaviourGrid(land: Landscape, weather: FireWeather): FireBe
     out.firelineIntensityBtuPerFtPerS[i] = fli
     out.flameLengthFt[i] = flame
     out.fireType[i] = type
-    out.maxSpreadDirDeg[i] = type === 0 ? NaN : cell.maxSpreadDirDeg
+    out.maxSpreadDirDeg[i] =
+      type === 0 ? NaN : type === 3 && crownDir === crownDir ? crownDir : cell.maxSpreadDirDeg
     out.eccentricity[i] = ecc
   }
   return out

@@ -41,4 +41,16 @@ export {
   type CrownFire,
   type FireType,
 } from './crownFire'
+export {
+  DEFAULT_FOLIAR_MOISTURE_PERCENT,
+  FIRE_TYPE_NODATA,
+  fireBehaviourGrid,
+  type FireBehaviourGrid,
+  type FireWeather,
+  type Landscape,
+  type PerCell,
+} from './fireBehaviourGrid'
+export { fuelKernel, surfaceAtCell, type FuelKernel } from './fuelKernel'
+export { crownAtCell, crownKernel, crownKernelFromModel10, type CrownKernel } from './crownKernel'
+export { minimumTravelTime, type CellEllipses, type TravelTimeInput } from './spread/minimumTravelTime'
 export * from './units'

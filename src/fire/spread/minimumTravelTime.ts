@@ -50,16 +50,9 @@ export interface TravelTimeInput {
   readonly maxLineCells?: number
 }
 
-const NEIGHBOURS = [
-  [1, 0],
-  [1, 1],
-  [0, 1],
-  [-1, 1],
-  [-1, 0],
-  [-1, -1],
-  [0, -1],
-  [1, -1],
-] as const
+/** The 8 neighbours as column and row offsets. */
+const NEIGHBOUR_DC = Int8Array.from([1, 1, 0, -1, -1, -1, 0, 1])
+const NEIGHBOUR_DR = Int8Array.from([0, 1, 1, 1, 0, -1, -1, -1])
 
 /** Minutes from ignition to each cell; Infinity where the fire does not arrive within maxMinutes. */
 export function minimumTravelTime(input: TravelTimeInput): Float64Array {
@@ -103,9 +96,9 @@ export function minimumTravelTime(input: TravelTimeInput): Float64Array {
     const sCol = s % width
     const sRow = (s - sCol) / width
     const viaSource = s !== u
-    for (const [dc, dr] of NEIGHBOURS) {
-      const c2 = col + dc
-      const r2 = row + dr
+    for (let k = 0; k < 8; k++) {
+      const c2 = col + NEIGHBOUR_DC[k]!
+      const r2 = row + NEIGHBOUR_DR[k]!
       if (c2 < 0 || c2 >= width || r2 < 0 || r2 >= height) continue
       const v = r2 * width + c2
       if (done[v]) continue
@@ -237,12 +230,30 @@ function setRate(rates: PeriodRates, i: number, head: number, eccentricity: numb
   rates.ey[i] = Number.isFinite(dir) ? ecc * Math.sin(dir) : 0
 }
 
+/**
+ * The rate arrays of each period are reused from call to call (a thread runs one search at a time, and
+ * a block's rates are written before they are read), so thousands of small fires in a consequence run
+ * do not allocate and collect them each time.
+ */
+const scratch: { inv: Float32Array; ex: Float32Array; ey: Float32Array }[] = []
+const MAX_SCRATCH_CELLS = 1 << 22
+
+function scratchRates(period: number, n: number) {
+  if (n > MAX_SCRATCH_CELLS)
+    return { inv: new Float32Array(n), ex: new Float32Array(n), ey: new Float32Array(n) }
+  let s = scratch[period]
+  if (!s || s.inv.length < n) {
+    const size = Math.max(n, 1 << 16)
+    s = { inv: new Float32Array(size), ex: new Float32Array(size), ey: new Float32Array(size) }
+    scratch[period] = s
+  }
+  return { inv: s.inv.subarray(0, n), ex: s.ex.subarray(0, n), ey: s.ey.subarray(0, n) }
+}
+
 function periodRates(input: TravelTimeInput, period: number): PeriodRates {
   const { width, height } = input
   const n = width * height
-  const inv = new Float32Array(n)
-  const ex = new Float32Array(n)
-  const ey = new Float32Array(n)
+  const { inv, ex, ey } = scratchRates(period, n)
   const blocks = input.blockEllipses
   if (!blocks) {
     if (!input.ellipses) throw new Error('minimumTravelTime needs ellipses or blockEllipses')
