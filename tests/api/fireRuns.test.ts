@@ -171,7 +171,7 @@ beforeAll(async () => {
     fireRuns: { settings: SETTINGS, server: 'server-a' },
   })
   await app.ready()
-})
+}, 30_000)
 
 afterAll(async () => {
   await app?.close()

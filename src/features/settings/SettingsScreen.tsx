@@ -1,5 +1,6 @@
 import { H1 } from '@blueprintjs/core'
 import { AlertSubscriptionSection } from './AlertSubscriptionSection'
+import { FireRunsSection } from './FireRunsSection'
 import { screenTitle } from '../../shared/config'
 import { OrganizationSection, showsOrganization } from './OrganizationSection'
 import { PasswordSection } from './PasswordSection'
@@ -29,6 +30,7 @@ export function SettingsScreen() {
       <PasswordSection />
       <PreferencesSection preferences={preferences} onSaved={setPreferences} />
       <AlertSubscriptionSection />
+      <FireRunsSection />
       {profile.state === 'ready' && showsOrganization(profile.value.permissions) ? (
         <OrganizationSection
           selfId={profile.value.memberId}
