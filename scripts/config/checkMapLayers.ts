@@ -10,7 +10,7 @@ const PAINT_SOURCE: Record<Paint['type'], readonly Source['type'][]> = {
   fill: ['mvt', 'arcgis-featureserver', 'ogc-features', 'geojson', 'tilejson', 'pmtiles'],
   circle: ['mvt', 'arcgis-featureserver', 'ogc-features', 'geojson', 'tilejson', 'pmtiles'],
   icon: ['mvt', 'arcgis-featureserver', 'ogc-features', 'geojson'],
-  raster: ['png', 'xyz', 'wms', 'pmtiles', 'cog'],
+  raster: ['png', 'xyz', 'wms', 'wmts', 'arcgis-mapserver', 'pmtiles', 'cog'],
   particles: ['wind'],
 }
 
@@ -58,7 +58,11 @@ function checkMapLayer(ix: CatalogueIndex, ml: MapLayer, i: number): void {
   checkPaint(ix, at, ml.paint, source, fields)
   ix.ctx.ref(L, [...at, 'legend'], ml.legend, ix.legends, 'legend')
   if (ml.popup) {
-    if (source && !('dataset' in source)) ix.ctx.report(L, [...at, 'popup'], `raster map layers have no features to pop up`, true)
+    // Vector paints of another server's features (featureserver, ogc-features, geojson) pop up their attributes.
+    const vector = ml.paint.type !== 'raster' && ml.paint.type !== 'particles'
+    // WMS and ArcGIS MapServer layers pop up what GetFeatureInfo / identify answer.
+    const queried = source?.type === 'wms' || source?.type === 'arcgis-mapserver'
+    if (source && !vector && !queried && !('dataset' in source)) ix.ctx.report(L, [...at, 'popup'], `raster map layers have no features to pop up`, true)
     const title = ml.popup.title
     if (/^[a-z][a-z0-9_]*$/.test(title)) checkField(ix, [...at, 'popup', 'title'], title, fields, ml.source)
     ml.popup.fields.forEach((f, k) => {

@@ -6,7 +6,7 @@ const T = 'tables'
 export const BBOX_KEY = 'bbox'
 
 function checkColumns(ix: CatalogueIndex, table: TableDefinition, i: number): void {
-  const ds = ix.datasets.get(table.dataset)
+  const ds = table.dataset === undefined ? undefined : ix.datasets.get(table.dataset)
   const fields = ds ? new Map(ds.fields.map((f) => [f.name, f.type])) : undefined
   const ids = new Set<string>()
   table.columns.forEach((col, j) => {
@@ -44,6 +44,26 @@ export function checkTables(ix: CatalogueIndex): void {
         const has = layer.table === undefined ? 'has no table' : `names table '${layer.table}'`
         ix.ctx.report(T, [...at, 'layer'], `layer '${table.layer}' ${has}; its 'table' must point back to '${table.id}'`)
       }
+    }
+    if (table.source !== undefined) {
+      // A table over another server's features: its columns are that server's fields (not checked offline).
+      if (table.dataset !== undefined) ix.ctx.report(T, [...at, 'source'], `give 'dataset' or 'source', not both`)
+      if (!ix.ctx.ref(T, [...at, 'source'], table.source, ix.sources, 'source')) return
+      const kind = ix.sources.get(table.source)?.type
+      if (kind !== 'arcgis-featureserver' && kind !== 'ogc-features') {
+        ix.ctx.report(T, [...at, 'source'], `source '${table.source}' is ${kind}; a table needs an arcgis-featureserver or ogc-features source`)
+        return
+      }
+      const records = `sources/${table.source}/records`
+      if (table.tabularDataUrl !== records) ix.ctx.report(T, [...at, 'tabularDataUrl'], `must be '${records}' (the records of source '${table.source}')`)
+      table.columns.forEach((col, j) => {
+        if (col.key === BBOX_KEY) ix.ctx.report(T, [...at, 'columns', j, 'key'], `a table over another server has no '${BBOX_KEY}' column`)
+      })
+      return
+    }
+    if (table.dataset === undefined) {
+      ix.ctx.report(T, at, `a table needs 'dataset' (one of ours) or 'source' (another server's features)`)
+      return
     }
     if (!ix.ctx.ref(T, [...at, 'dataset'], table.dataset, ix.datasets, 'dataset')) return
     const url = `data/${table.dataset}/records`

@@ -83,14 +83,14 @@ describe('table URLs for GIS clients', () => {
       const records = await json<{ total: number; records: { id: number }[] }>(
         recordsUrl(def, filters, 1000, 0),
       )
-      const url = new URL(ogcItemsUrl('http://localhost', def.dataset, def.id, filters))
+      const url = new URL(ogcItemsUrl('http://localhost', def.dataset ?? '', def.id, filters))
       const items = await json<{ numberMatched: number; features: { id: number }[] }>(
         `${url.pathname}${url.search}${url.search ? '&' : '?'}limit=1000`,
       )
       expect(items.numberMatched).toBe(records.total)
       expect(items.features.map((x) => x.id)).toEqual(records.records.map((r) => r.id))
       const exported = await json<{ features: { id: number }[] }>(
-        exportUrl(def.dataset, def.id, filters, 'geojson'),
+        exportUrl(def.dataset ?? '', def.id, filters, 'geojson'),
       )
       expect(exported.features.map((x) => x.id)).toEqual(records.records.map((r) => r.id))
     },

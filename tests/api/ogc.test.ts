@@ -102,7 +102,7 @@ describe('collections', () => {
         extent: { spatial: { bbox: number[][] }; temporal?: { interval: (string | null)[][] } }
       }[]
     }
-    const withTables = [...new Set(t.store.catalog.tables.map((x) => x.dataset))].filter((d) =>
+    const withTables = [...new Set(t.store.catalog.tables.map((x) => x.dataset ?? ''))].filter((d) =>
       t.store.dataset(d),
     )
     expect(body.collections.map((c) => c.id).sort()).toEqual(withTables.sort())

@@ -8,12 +8,15 @@ import { showTableError } from './tablesToaster'
 /** Copies the OGC API – Features items URL of the table's current filters (for QGIS, GDAL, ArcGIS Pro). */
 export function CopyOgcUrlButton({
   definition,
+  dataset,
   filters,
 }: {
   definition: TableDefinition
+  /** The table's dataset (tables over another server's features have none and no button). */
+  dataset: string
   filters: readonly TableFilter[]
 }) {
-  const url = ogcItemsUrl(window.location.origin, definition.dataset, definition.id, filters)
+  const url = ogcItemsUrl(window.location.origin, dataset, definition.id, filters)
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url)

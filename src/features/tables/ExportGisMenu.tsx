@@ -13,16 +13,19 @@ const FORMATS: { format: GisFormat; text: string }[] = [
 /** Exports the rows matching the table's filters, with geometry, as GeoJSON or GeoPackage. */
 export function ExportGisMenu({
   definition,
+  dataset,
   filters,
 }: {
   definition: TableDefinition
+  /** The table's dataset (tables over another server's features have none and no menu). */
+  dataset: string
   filters: readonly TableFilter[]
 }) {
   const [busy, setBusy] = useState(false)
   const run = async (format: GisFormat) => {
     setBusy(true)
     try {
-      await downloadGisFile(definition.dataset, definition.id, filters, format)
+      await downloadGisFile(dataset, definition.id, filters, format)
     } catch (error) {
       showTableError(`Could not export ${definition.name}: ${(error as Error).message}`)
     } finally {

@@ -52,8 +52,13 @@ export function TableView({ tableId, now }: { tableId: string; now?: () => numbe
           onPage={(page) => actor.send({ type: 'page.set', page })}
         />
         <ExportCsvButton definition={definition} filters={filters} />
-        <ExportGisMenu definition={definition} filters={filters} />
-        <CopyOgcUrlButton definition={definition} filters={filters} />
+        {/* A table over another server's features has no dataset of ours to export or serve. */}
+        {definition.dataset !== undefined && (
+          <ExportGisMenu definition={definition} dataset={definition.dataset} filters={filters} />
+        )}
+        {definition.dataset !== undefined && (
+          <CopyOgcUrlButton definition={definition} dataset={definition.dataset} filters={filters} />
+        )}
       </div>
       {table.lastAnswerEmpty && table.rows.length > 0 && (
         <Callout intent="warning" compact className="emberline-no-match">
