@@ -26,7 +26,7 @@ function firstPosition(geom: Uint8Array): [number, number] {
 }
 
 beforeAll(async () => {
-  t = await seededApp({ buildings: 2000 })
+  t = await seededApp({ buildings: 500 })
   // A circuit of the Planning Mode dataset, and the critical facility nearest its first vertex.
   const planning = operationsConfig.planning!
   const c = (await t.store.allFeatures(planning.dataset))[0]!

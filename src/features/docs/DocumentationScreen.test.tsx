@@ -26,6 +26,14 @@ describe('DocumentationScreen', () => {
     for (const rule of operationsConfig.alerts.rules) expect(html).toContain(`data-rule-id="${rule.id}"`)
   })
 
+  it('explains the fire what-if tool, its share link and its limits', () => {
+    const html = renderToStaticMarkup(<DocumentationScreen />)
+    expect(html).toContain('id="fire-what-if"')
+    expect(html).toContain('href="#fire-what-if"')
+    expect(html).toContain('fireAt=lon,lat')
+    expect(html).toContain('no spotting and no suppression')
+  })
+
   it('shows a layer that exists only in the given config', () => {
     const base = layersConfig.layers.find((l) => l.id === 'red_flag_warnings')
     if (!base) throw new Error('fixture layer missing')

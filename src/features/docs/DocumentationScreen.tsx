@@ -1,6 +1,7 @@
 import { H1, H2, HTMLTable } from '@blueprintjs/core'
 import { useMemo } from 'react'
 import { buildDocumentation, type DocumentationSources } from './buildDocumentation'
+import { FireWhatIfDoc } from './FireWhatIfDoc'
 import { GisAccessSection } from './GisAccessDoc'
 import { LayerDoc } from './LayerDoc'
 import { OperationsDoc } from './OperationsDoc'
@@ -36,6 +37,9 @@ export function DocumentationScreen({ sources }: { sources?: DocumentationSource
           ))}
           <li>
             <a href="#operations">Operations views</a>
+          </li>
+          <li>
+            <a href="#fire-what-if">What if a fire starts here?</a>
           </li>
           <li>
             <a href="#gis-access">Use in QGIS / GDAL</a>
@@ -89,6 +93,7 @@ export function DocumentationScreen({ sources }: { sources?: DocumentationSource
         </section>
       ))}
       <OperationsDoc doc={operations} />
+      <FireWhatIfDoc />
       <GisAccessSection />
     </main>
   )
