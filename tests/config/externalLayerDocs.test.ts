@@ -20,15 +20,27 @@ function withExample(text: string): string {
     fs.copyFileSync(path.join(root, 'config', f), path.join(dir, f))
   }
   const layers = parse(fs.readFileSync(path.join(dir, 'layers.yaml'), 'utf8')) as Record<string, unknown[]>
+  const tables = parse(fs.readFileSync(path.join(dir, 'tables.yaml'), 'utf8')) as Record<string, unknown[]>
   const example = parse(text) as Record<string, unknown[]>
-  for (const [key, items] of Object.entries(example)) layers[key] = [...(layers[key] ?? []), ...items]
+  for (const [key, items] of Object.entries(example)) {
+    // A `tables` entry goes to config/tables.yaml, everything else to config/layers.yaml.
+    const file = key === 'tables' ? tables : layers
+    file[key] = [...(file[key] ?? []), ...items]
+  }
   fs.writeFileSync(path.join(dir, 'layers.yaml'), stringify(layers))
+  fs.writeFileSync(path.join(dir, 'tables.yaml'), stringify(tables))
   return dir
 }
 
 describe('docs/external-layers.md examples', () => {
   it('has one example for xyz and one for wms', () => {
-    expect(examples.map((e) => e.kind)).toEqual(['xyz', 'wms'])
+    expect(examples.map((e) => e.kind)).toEqual(expect.arrayContaining(['xyz', 'wms']))
+    // The feature services, each with its table where it can have one.
+    const kinds = examples.map((e) => e.kind)
+    for (const kind of ['arcgis-featureserver', 'ogc-features', 'geojson']) expect(kinds).toContain(kind)
+    for (const e of examples.filter((x) => x.kind === 'arcgis-featureserver' || x.kind === 'ogc-features')) {
+      expect(e.text, e.kind).toMatch(/^tables:/m)
+    }
   })
 
   it.each(examples)('the $kind example validates when appended to config/layers.yaml', ({ kind, text }) => {
