@@ -1,7 +1,10 @@
 // npm run bench:fire — the fire engine's speed (issue #31 benchmark; figures in docs/fire.md):
 //   grid: fire behaviour over 340,000 cells (target ≤ 1 s), the computation and the whole
 //         `npm run fire -- grid` (reading and writing the GeoTIFFs) on the same landscape;
-//   spread: one 6-hour spread over a 20 × 20 km window at 30 m (target ≤ 1 s).
+//   spread: one 6-hour spread over a 20 × 20 km window at 30 m (target ≤ 1 s);
+//   consequence: the demo territory's ignitions (every line, 500 m apart), per-ignition time of a 6-hour
+//         fire and its counts at the consequence cell size, and the whole run (8 starts, 2 workers)
+//         estimated from it (target ≤ 5 min); one "what if" fire with isochrones at 90 m.
 // Medians over several runs on a synthetic LANDFIRE-like landscape: FBFM40 fuel patches (grass, shrub,
 // timber understory, litter, non-burnable), terrain slope and aspect from a smooth surface, canopy where
 // there is timber.
@@ -10,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fireBehaviourGrid, type FireWeather, type Landscape } from '../src/fire/fireBehaviourGrid'
 import { minimumTravelTime } from '../src/fire/spread/minimumTravelTime'
+import { benchConsequence, benchOneFire, demoTerritory } from './fire/benchConsequence'
 import { runGrid } from './fire/gridCommand'
 import { writeGeoTiff, type RasterGrid } from './fire/rasterIo'
 
@@ -229,4 +233,9 @@ await benchGrid()
     ...WEATHER,
     windSpeedMph: 25,
   })
+}
+{
+  const territory = demoTerritory()
+  benchConsequence(territory, Number(process.env.CONSEQUENCE_CELL_M ?? 400), 9)
+  benchOneFire(territory, -106.7, 34.2, 90)
 }

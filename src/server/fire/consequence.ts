@@ -195,7 +195,14 @@ export function countInside(
   }
 }
 
+/**
+ * Cell size of consequence runs unless configured: near the resolution of the demo fuels (0.005°) and
+ * what lets the demo territory's run come near its time budget (docs/fire.md, "Consequence run: speed").
+ */
+export const DEFAULT_CONSEQUENCE_CELL_SIZE_M = 400
+
 export interface RunIgnitionsOptions {
+  /** Default DEFAULT_CONSEQUENCE_CELL_SIZE_M. */
   cellSizeM?: number
   windowHalfSizeM?: number
   /** Shared between calls of one worker: fire behaviour of the lattice's blocks by hour. */
@@ -243,7 +250,7 @@ export function runIgnitions(
         start,
         hours,
         isochrones: false,
-        ...(options.cellSizeM ? { cellSizeM: options.cellSizeM } : {}),
+        cellSizeM: options.cellSizeM ?? DEFAULT_CONSEQUENCE_CELL_SIZE_M,
         ...(options.windowHalfSizeM ? { windowHalfSizeM: options.windowHalfSizeM } : {}),
       },
       cache,
