@@ -12,7 +12,7 @@ import { defaultCatalog } from '../../src/server/store/catalog'
 import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { tileBounds } from '../../src/server/tiles/tileMath'
 import { startKoop, type TestKoop } from '../support/koop'
-import { AUTH, tempDir, testApp, testVerifier, type TestApp } from './testApp'
+import { AUTH, seededApp, tempDir, testApp, testVerifier, type TestApp } from './testApp'
 
 // Koop (a real ArcGIS FeatureServer) and a plain static server (GeoJSON) on 127.0.0.1, the real
 // app in front: its vector tiles and records are compared with the fixture and with Koop's own answers.
@@ -27,6 +27,9 @@ let koop: TestKoop
 let files: http.Server
 let fileHits = 0
 let t: TestApp
+/** Our own server, seeded, as a second OGC API – Features server (over real HTTP). */
+let ogc: TestApp
+let ogcBase = ''
 
 function featureServer(id: string, extra: Partial<FeatureSource> = {}): FeatureSource {
   return {
@@ -43,6 +46,8 @@ function featureServer(id: string, extra: Partial<FeatureSource> = {}): FeatureS
 
 beforeAll(async () => {
   koop = await startKoop({ assets: FIXTURE })
+  ogc = await seededApp({ buildings: 50 })
+  ogcBase = await ogc.app.listen({ port: 0, host: '127.0.0.1' })
   files = http.createServer((req, res) => {
     fileHits++
     if (req.url !== '/assets.geojson') return void res.writeHead(404).end()
@@ -58,6 +63,17 @@ beforeAll(async () => {
     featureServer('assets_open', { where: "status = 'open'", outFields: 'asset_id,status' }),
     featureServer('assets_private', { allowPrivateNetwork: undefined }),
     featureServer('assets_missing', { url: koop.layerUrl('no_such_file') }),
+    {
+      id: 'ci_ogc',
+      type: 'ogc-features',
+      url: `${ogcBase}/ogc/collections/critical_infrastructure`,
+      headers: { Authorization: `Bearer ${AUTH.authorization.slice('Bearer '.length)}` },
+      attribution: 'Our own OGC API',
+      minzoom: 0,
+      maxzoom: 16,
+      pageSize: 50,
+      allowPrivateNetwork: true,
+    },
     {
       id: 'assets_geojson',
       type: 'geojson',
@@ -83,6 +99,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close()
   await koop?.close()
+  await ogc?.close()
   files?.closeAllConnections()
   await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()))
 })
@@ -326,5 +343,63 @@ describe('geojson as vector tiles', () => {
     expect(ids(decode(other.rawPayload, 'assets_geojson'))).toEqual(farIds)
     expect(fileHits).toBe(1)
     expect((await get('/api/sources/assets_geojson/records')).statusCode).toBe(404)
+  })
+})
+
+/** GET from the upstream OGC server itself (what it answers directly). */
+async function upstream<T>(pathAndQuery: string): Promise<T> {
+  const res = await fetch(`${ogcBase}${pathAndQuery}`, { headers: AUTH })
+  expect(res.status, pathAndQuery).toBe(200)
+  return (await res.json()) as T
+}
+type Items = { features: { id: number; properties: Props }[]; numberMatched: number }
+const CI = '/ogc/collections/critical_infrastructure/items'
+
+describe('ogc-features (our own OGC API server as the upstream)', () => {
+  it('a tile holds the features of its box (bbox, next links followed page by page)', async () => {
+    const all = await upstream<Items>(`${CI}?limit=1000`)
+    expect(all.features.length).toBeGreaterThan(10)
+    const first = await upstream<{ geometry: Point }>(
+      `/ogc/collections/critical_infrastructure/items/${all.features[0]!.id}`,
+    )
+    const [lon, lat] = first.geometry.coordinates as [number, number]
+    const tile = tileOf(lon, lat, 7)
+    const box = tileBounds(tile[0], tile[1], tile[2], 64 / 4096).join(',')
+    const expected = await upstream<Items>(`${CI}?limit=1000&bbox=${box}`)
+    expect(expected.features.length).toBeGreaterThan(50) // more than one page of 50
+    const res = await get(`/api/sources/ci_ogc/tiles/${tile.join('/')}`)
+    expect(res.statusCode).toBe(200)
+    const rows = decode(res.rawPayload, 'ci_ogc')
+    const names = (list: readonly Props[]) => list.map((p) => `${p.type}|${p.name}`).sort()
+    expect(names(rows)).toEqual(names(expected.features.map((f) => f.properties)))
+  })
+
+  it('records: offset/limit, numberMatched as total, our filters as CQL2 text — as the server answers', async () => {
+    const all = await upstream<Items>(`${CI}?limit=1000`)
+    const someType = String(all.features[0]!.properties.type)
+    const word = someType.split(' ')[0]!.toUpperCase()
+    const filters = filtersParam({ field: 'type', value: word })
+    const res = await get(`/api/sources/ci_ogc/records?${filters}&offset=2&limit=5`)
+    expect(res.statusCode).toBe(200)
+    const body = res.json() as { records: Props[]; total: number }
+    const cql = encodeURIComponent(`"type" LIKE '%${word}%'`)
+    const direct = await upstream<Items>(`${CI}?filter-lang=cql2-text&filter=${cql}&offset=2&limit=5`)
+    expect(body.total).toBe(direct.numberMatched)
+    expect(body.records).toEqual(direct.features.map((f) => ({ id: f.id, ...f.properties })))
+    // The same as our own records API over the same data.
+    const ours = (
+      await ogc.app.inject({
+        url: `/api/data/critical_infrastructure/records?${filters}&limit=1`,
+        headers: AUTH,
+      })
+    ).json() as { total: number }
+    expect(body.total).toBe(ours.total)
+  })
+
+  it('a server without the sorting conformance class: sort is a 400 saying so', async () => {
+    const res = await get('/api/sources/ci_ogc/records?sort=name')
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toMatch(/cannot sort/)
+    expect(JSON.stringify(res.json())).toContain('sort')
   })
 })

@@ -11,8 +11,11 @@ import { baseUrl, isObject, upstreamJson, type FeatureSource } from './featureUp
 export const DEFAULT_MAX_FEATURES_PER_TILE = 2000
 /** Default features per upstream page (lowered to the server's maxRecordCount). */
 const DEFAULT_PAGE_SIZE = 1000
-/** Most upstream pages read for one tile or one records page (a runaway `next` chain stops here). */
-const MAX_PAGES = 50
+/**
+ * Most upstream pages read for one tile: every page read adds at least one feature (an empty page
+ * ends the reading), so the feature cap bounds them; this bounds a server that pages one by one.
+ */
+const MAX_PAGES = 2500
 
 export interface FeaturesInBox {
   readonly features: Feature[]
@@ -147,9 +150,10 @@ async function ogcInBox(
   const features: Feature[] = []
   for (let page = 0; url && page < MAX_PAGES; page++) {
     const { json } = await upstreamJson(source, env, cache, url)
-    features.push(...featuresOf(json, 'items answer'))
+    const got = featuresOf(json, 'items answer')
+    features.push(...got)
     if (features.length > cap) return { features: features.slice(0, cap), truncated: true }
-    url = nextLink(json, url)
+    url = got.length === 0 ? null : nextLink(json, url)
   }
   return { features, truncated: url !== null }
 }
