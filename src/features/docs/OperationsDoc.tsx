@@ -45,6 +45,16 @@ export function OperationsDoc({ doc }: { doc: Doc }) {
             de-energization ({doc.psps.columns.join(', ')}). Totals across the event:{' '}
             {doc.psps.totals.join(', ')}.
           </p>
+          <p>
+            <strong>Events</strong> (the Events tab): a shutoff run from watch to restoration. Create one from
+            the forecast with a name; on its page choose a circuit and record <em>De-energize</em>,{' '}
+            <em>Patrolled</em> and <em>Restore</em> (the time is now unless you change it), damage found and
+            notes; move the event through its phases. The map colours each circuit by its state (red off,
+            amber patrolled, green restored), the timeline lists every step and the notifications sent in each
+            phase, and the replay slider shows which circuits were off at any moment.{' '}
+            <em>Post-event report</em> opens the printable report (map, totals, one row per circuit per
+            de-energization, timeline) with its CSV and Excel downloads.
+          </p>
         </>
       ) : null}
       {doc.planning ? (
