@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { ELEVATION_GRID, FUEL_MODEL_GRID } from '../src/server/fire/landscape'
 import { gridCatalog } from '../src/server/grids/gridCatalog'
 import { readGeoTiff } from '../src/server/grids/readGeoTiff'
 import type { GridStorage } from '../src/server/store/AppStore'
@@ -41,12 +42,14 @@ async function main(): Promise<void> {
       : (process.env.DATA_DIR ?? './var')
   const [gridId, file] = args
   if (!gridId || !file) fail('usage: npm run import-grid -- <gridId> <file.tif> [--data-dir DIR]')
-  const grid = gridCatalog().grids.find((g) => g.id === gridId)
+  // The fire landscape's fuel and elevation grids (docs/fire.md) are not map layers, one band each.
+  const fireGrids = [FUEL_MODEL_GRID, ELEVATION_GRID]
+  const grid =
+    gridCatalog().grids.find((g) => g.id === gridId) ??
+    (fireGrids.includes(gridId) ? { id: gridId, hours: 1 } : undefined)
   if (!grid)
     fail(
-      `unknown grid '${gridId}' (grids: ${gridCatalog()
-        .grids.map((g) => g.id)
-        .join(', ')})`,
+      `unknown grid '${gridId}' (grids: ${[...gridCatalog().grids.map((g) => g.id), ...fireGrids].join(', ')})`,
     )
   if (!fs.existsSync(file)) fail(`no such file: ${file}`)
   const bytes = fs.readFileSync(file)
