@@ -240,7 +240,7 @@ async function koopRecords(where: string, order: string, offset: number, count: 
   ).json()) as { features: { attributes: Props }[] }
   const total = ((await (await fetch(`${base}&returnCountOnly=true&f=json`)).json()) as { count: number })
     .count
-  return { records: page.features.map((f) => f.attributes), total }
+  return { records: page.features.map((f) => ({ id: f.attributes.OBJECTID, ...f.attributes })), total }
 }
 
 const filtersParam = (...fs: object[]) =>

@@ -134,7 +134,16 @@ async function arcgisRecords(
     const { json } = await upstreamJson(source, env, cache, url)
     const features = isObject(json) && Array.isArray(json.features) ? (json.features as unknown[]) : null
     if (features === null) throw new UpstreamFailure(502, 'upstream query answer has no features')
-    for (const f of features) if (isObject(f) && isObject(f.attributes)) records.push({ ...f.attributes })
+    // `id` is the object id (the table's row key), as our own records carry theirs.
+    const oid = info.objectIdField
+    for (const f of features) {
+      if (!isObject(f) || !isObject(f.attributes)) continue
+      records.push(
+        oid !== null && oid in f.attributes
+          ? { id: f.attributes[oid], ...f.attributes }
+          : { ...f.attributes },
+      )
+    }
     if (features.length === 0) break
   }
   return { records, total }
