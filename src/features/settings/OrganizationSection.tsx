@@ -2,6 +2,7 @@ import { H2 } from '@blueprintjs/core'
 import { useMemo, useState } from 'react'
 import { AuditLogPanel } from './AuditLogPanel'
 import { InviteForm } from './InviteForm'
+import { MachineClientsPanel } from './MachineClientsPanel'
 import { MembersPanel } from './MembersPanel'
 import { organizationClient, type OrganizationClient } from './organizationApi'
 
@@ -9,6 +10,8 @@ export interface OrganizationPermissions {
   readonly members: readonly string[]
   readonly sessions: readonly string[]
   readonly audit: readonly string[]
+  /** Machine clients (M2M): read, create, update, delete. */
+  readonly m2m?: readonly string[]
 }
 
 /** True when the member may see the Organization section at all (their roles grant members:read). */
@@ -17,7 +20,7 @@ export const showsOrganization = (permissions: Readonly<Record<string, readonly 
 
 /**
  * /Settings → Organization, for members whose roles grant `members:read` (administrators): the
- * members list with search and per-member actions, invitations and the audit log. The server
+ * members list with search and per-member actions, invitations, machine clients and the audit log. The server
  * checks every action again; the section only hides what the member's roles do not grant.
  */
 export function OrganizationSection({
@@ -45,6 +48,9 @@ export function OrganizationSection({
         canRevoke={permissions.sessions.includes('revoke')}
       />
       {can('create') ? <InviteForm client={client} onInvited={() => setVersion((v) => v + 1)} /> : null}
+      {(permissions.m2m ?? []).includes('read') ? (
+        <MachineClientsPanel actions={permissions.m2m ?? []} />
+      ) : null}
       {permissions.audit.includes('read') ? <AuditLogPanel client={client} version={version} /> : null}
     </section>
   )

@@ -38,6 +38,7 @@ export function SettingsScreen() {
             members: profile.value.permissions.members ?? [],
             sessions: profile.value.permissions.sessions ?? [],
             audit: profile.value.permissions.audit ?? [],
+            m2m: profile.value.permissions.m2m_clients ?? [],
           }}
         />
       ) : null}

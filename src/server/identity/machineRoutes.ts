@@ -37,6 +37,8 @@ const clientIdParams = {
   properties: { clientId: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' } },
 } as const
 const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const
+/** A request that acts on its path only (`{}` or nothing). */
+const emptyBody = { type: 'object', additionalProperties: false, properties: {} } as const
 const grantText = { type: 'string', maxLength: 200 } as const
 /** The grant's fields as strings; which are missing or wrong is answered in OAuth's terms. */
 const tokenBody = {
@@ -144,7 +146,7 @@ export async function machineRoutes(app: FastifyInstance, opts: { ctx: IdentityC
     '/api/admin/m2m-clients/:clientId/rotate',
     {
       config: { auth: { permission: 'm2m_clients.update' } },
-      schema: { querystring: noQuery, params: clientIdParams },
+      schema: { querystring: noQuery, params: clientIdParams, body: emptyBody },
     },
     async (request, reply) => {
       const actor = sessionOf(request).memberId
