@@ -1,4 +1,4 @@
-import type { ArcgisFeatureServerSource, GeojsonSource, OgcFeaturesSource, WmsSource, XyzSource } from '../../src/generated/types'
+import type { ArcgisFeatureServerSource, ArcgisMapServerSource, GeojsonSource, OgcFeaturesSource, WmsSource, WmtsSource, XyzSource } from '../../src/generated/types'
 
 type FeatureSourceKinds = ArcgisFeatureServerSource | OgcFeaturesSource | GeojsonSource
 import type { CogSource, PmtilesSource, TilejsonSource } from '../../src/generated/types'
@@ -103,7 +103,7 @@ function checkSources(ix: CatalogueIndex): void {
     if ('minzoom' in src && src.minzoom > src.maxzoom) {
       ix.ctx.report(L, [...at, 'minzoom'], `minzoom ${src.minzoom} is above maxzoom ${src.maxzoom}`)
     }
-    if (src.type === 'xyz' || src.type === 'wms') return checkExternalSource(ix, src, at)
+    if (src.type === 'xyz' || src.type === 'wms' || src.type === 'wmts' || src.type === 'arcgis-mapserver') return checkExternalSource(ix, src, at)
     if (src.type === 'arcgis-featureserver' || src.type === 'ogc-features' || src.type === 'geojson') return checkExternalSource(ix, src, at)
     if (src.type === 'tilejson' || src.type === 'pmtiles' || src.type === 'cog') return checkArchiveSource(ix, src, at)
     const key = `${src.type}:${src.path}`
@@ -138,8 +138,13 @@ function checkArchiveSource(ix: CatalogueIndex, src: TilejsonSource | PmtilesSou
 const RESERVED_WMS = new Set(['service', 'request', 'version', 'layers', 'styles', 'format', 'transparent', 'crs', 'srs', 'bbox', 'width', 'height'])
 
 /** Another server's source (xyz, wms): env placeholders well formed, no GetMap parameter given twice. */
-function checkExternalSource(ix: CatalogueIndex, src: XyzSource | WmsSource | FeatureSourceKinds, at: (string | number)[]): void {
+function checkExternalSource(ix: CatalogueIndex, src: XyzSource | WmsSource | WmtsSource | ArcgisMapServerSource | FeatureSourceKinds, at: (string | number)[]): void {
   const texts: [(string | number)[], string][] = [[[...at, 'url'], src.url]]
+  if (src.type === 'arcgis-mapserver') {
+    if (src.token !== undefined) texts.push([[...at, 'token'], src.token])
+    for (const k of ['url', 'username', 'password'] as const) if (src.tokenExchange) texts.push([[...at, 'tokenExchange', k], src.tokenExchange[k]])
+    if (src.token !== undefined && src.tokenExchange) ix.ctx.report(L, [...at, 'token'], `give either 'token' or 'tokenExchange', not both`)
+  }
   for (const [k, v] of Object.entries(src.headers ?? {})) texts.push([[...at, 'headers', k], v])
   for (const [k, v] of Object.entries(src.query ?? {})) texts.push([[...at, 'query', k], v])
   for (const [where, text] of texts) {

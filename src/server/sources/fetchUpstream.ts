@@ -11,6 +11,8 @@ export interface UpstreamRequest {
   readonly timeoutMs: number
   readonly maxBytes: number
   readonly allowPrivateNetwork: boolean
+  /** A form POST instead of a GET (ArcGIS generateToken); redirects of a POST are not followed. */
+  readonly form?: Readonly<Record<string, string>>
 }
 
 export interface UpstreamAnswer {
@@ -44,7 +46,7 @@ export async function fetchUpstream(req: UpstreamRequest): Promise<UpstreamAnswe
     checkTarget(url, req)
     const answer = await getOnce(url, req, deadline)
     const location = answer.headers.location
-    if (!REDIRECTS.has(answer.status) || location === undefined) return answer
+    if (!REDIRECTS.has(answer.status) || location === undefined || req.form) return answer
     if (hop >= MAX_REDIRECTS) throw new UpstreamFailure(502, `more than ${MAX_REDIRECTS} redirects`)
     const next = URL.canParse(location, url) ? new URL(location, url) : null
     if (next === null) throw new UpstreamFailure(502, `upstream redirected to an unreadable location`)
@@ -82,11 +84,22 @@ function getOnce(url: URL, req: UpstreamRequest, deadline: number): Promise<Upst
       reject(e)
     }
     let request: http.ClientRequest
+    const form = req.form ? new URLSearchParams(req.form).toString() : undefined
     try {
-      request = client.get(
+      request = client.request(
         url,
         {
-          headers: { ...req.headers, 'user-agent': 'Emberline source proxy' },
+          method: form === undefined ? 'GET' : 'POST',
+          headers: {
+            ...req.headers,
+            'user-agent': 'Emberline source proxy',
+            ...(form === undefined
+              ? {}
+              : {
+                  'content-type': 'application/x-www-form-urlencoded',
+                  'content-length': String(Buffer.byteLength(form)),
+                }),
+          },
           lookup: guardedLookup(req.allowPrivateNetwork),
         },
         (res) => {
@@ -133,5 +146,6 @@ function getOnce(url: URL, req: UpstreamRequest, deadline: number): Promise<Upst
       if (e instanceof RefusedUpstream) return fail(new UpstreamFailure(502, e.message))
       fail(new UpstreamFailure(502, `cannot reach upstream ${url.host}: ${e.message}`))
     })
+    request.end(form)
   })
 }

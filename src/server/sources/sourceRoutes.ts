@@ -7,9 +7,17 @@ import { noQuery } from '../http/schemas'
 import { isValidTile, MAX_TILE_ZOOM, TILE_PARAMS_SCHEMA, type TileParams } from '../tiles/tileMath'
 import { parseFeatureInfo, UnreadableInfo, type InfoAnswer, type InfoFeature } from './featureInfo'
 import { fetchUpstream, UpstreamFailure } from './fetchUpstream'
+import {
+  arcgisIdentifyUrl,
+  arcgisLegendEntries,
+  arcgisLegendUrl,
+  dropArcgisToken,
+  isTokenRefusal,
+  type ArcgisLegendEntry,
+} from './kinds/arcgisMapServer'
 import { featureRoutes } from './kinds/featureRoutes'
 import { isFeatureSource, type FeatureSource } from './kinds/featureUpstream'
-import { archiveRoutes } from './kinds/archiveRoutes'
+import { archiveProbe, archiveRoutes } from './kinds/archiveRoutes'
 import { isArchiveSource, type ArchiveSource } from './kinds/archive'
 import { SourceCache, type ProxyResult, type SourceCacheOptions } from './sourceCache'
 import { SourceHealth } from './sourceHealth'
@@ -87,7 +95,15 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
   const archives = opts.archiveSources ?? layersConfig.sources.filter(isArchiveSource)
   const archiveDir = opts.archiveDir ?? env.EMBERLINE_ARCHIVE_DIR ?? join(env.DATA_DIR ?? './var', 'archives')
   archiveRoutes(app, { cache, health, env, archiveDir }, archives)
-  sourceStatusRoute(app, health, [...sources, ...archives, ...featureSources], env)
+  const ctx = { cache, health, env, archiveDir }
+  const probes = new Map(
+    archives.flatMap((s) => {
+      const probe = archiveProbe(ctx, s)
+      return probe ? [[s.id, probe] as const] : []
+    }),
+  )
+  const probeAfterMs = Number(env.EMBERLINE_SOURCE_PROBE_MS ?? 15_000)
+  sourceStatusRoute(app, health, [...sources, ...archives, ...featureSources], env, probes, probeAfterMs)
   for (const source of sources) {
     const base = `/api/sources/${source.id}`
     app.get<{ Params: TileParams }>(
@@ -105,6 +121,32 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
         return proxy(request, reply, cache, health, source, env, () => tileUrl(source, z, x, y, env))
       },
     )
+    if (source.type === 'arcgis-mapserver') {
+      app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) => {
+        const result = await fetchCached(request, reply, cache, health, source, env, () =>
+          arcgisLegendUrl(source, env),
+        )
+        if (!('answer' in result)) return result
+        let entries: ArcgisLegendEntry[]
+        try {
+          entries = arcgisLegendEntries(result.answer, source.layers)
+        } catch (e) {
+          if (e instanceof UpstreamFailure) return upstreamError(request, reply, source, 502, e.message)
+          throw e
+        }
+        return reply.header('Cache-Control', 'private, max-age=300').send({ source: source.id, entries })
+      })
+      app.get<{ Querystring: InfoQuery }>(
+        `${base}/info`,
+        { schema: { querystring: infoQuery } },
+        async (request, reply) => {
+          const { lon, lat, z } = request.query
+          return info(request, reply, cache, health, source, env, () =>
+            arcgisIdentifyUrl(source, lon, lat, z, env),
+          )
+        },
+      )
+    }
     if (source.type === 'wms') {
       app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) =>
         proxy(request, reply, cache, health, source, env, () => legendUrl(source, env)),
@@ -134,23 +176,29 @@ async function fetchCached(
   health: SourceHealth,
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
-  upstreamUrl: () => URL,
+  upstreamUrl: () => URL | Promise<URL>,
 ): Promise<ProxyResult | FastifyReply> {
   let result: ProxyResult
   try {
-    const url = upstreamUrl()
-    const host = allowedHost(source, env)
-    const headers = upstreamHeaders(source, env)
-    result = await cache.get(`${source.id} ${url.href}`, (conditional) =>
-      fetchUpstream({
-        url,
-        allowedHost: host,
-        headers: { ...headers, ...conditional },
-        timeoutMs: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxBytes: source.maxBytes ?? DEFAULT_MAX_BYTES,
-        allowPrivateNetwork: source.allowPrivateNetwork === true,
-      }),
-    )
+    for (let attempt = 0; ; attempt++) {
+      const url = await upstreamUrl()
+      const host = allowedHost(source, env)
+      const headers = upstreamHeaders(source, env)
+      result = await cache.get(`${source.id} ${url.href}`, (conditional) =>
+        fetchUpstream({
+          url,
+          allowedHost: host,
+          headers: { ...headers, ...conditional },
+          timeoutMs: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxBytes: source.maxBytes ?? DEFAULT_MAX_BYTES,
+          allowPrivateNetwork: source.allowPrivateNetwork === true,
+        }),
+      )
+      // An ArcGIS token the server no longer takes (498/499): exchange a new one, once.
+      const refused = source.type === 'arcgis-mapserver' && isTokenRefusal(result.answer)
+      if (!refused || attempt > 0 || source.type !== 'arcgis-mapserver' || !source.tokenExchange) break
+      dropArcgisToken(source)
+    }
   } catch (e) {
     health.failed(source.id, e instanceof Error ? e.message : String(e))
     if (e instanceof UpstreamFailure) return upstreamError(request, reply, source, e.statusCode, e.message)
@@ -180,7 +228,7 @@ async function proxy(
   health: SourceHealth,
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
-  upstreamUrl: () => URL,
+  upstreamUrl: () => URL | Promise<URL>,
 ): Promise<FastifyReply> {
   const result = await fetchCached(request, reply, cache, health, source, env, upstreamUrl)
   if (!('answer' in result)) return result
@@ -208,7 +256,7 @@ async function info(
   health: SourceHealth,
   source: ExternalSource,
   env: NodeJS.ProcessEnv,
-  upstreamUrl: () => URL,
+  upstreamUrl: () => URL | Promise<URL>,
 ): Promise<FastifyReply> {
   const result = await fetchCached(request, reply, cache, health, source, env, upstreamUrl)
   if (!('answer' in result)) return result

@@ -1,11 +1,13 @@
-import type { WmsSource, XyzSource } from '../../shared/config'
+import type { ArcgisMapServerSource, WmsSource, WmtsSource, XyzSource } from '../../shared/config'
+import { arcgisTileUrl } from './kinds/arcgisMapServer'
+import { wmtsTileUrl } from './kinds/wmts'
 
-/** Another server's source, reached through the proxy /api/sources/<id>/. */
-export type ExternalSource = XyzSource | WmsSource
+/** Another server's raster source, reached through the proxy /api/sources/<id>/. */
+export type ExternalSource = XyzSource | WmsSource | WmtsSource | ArcgisMapServerSource
 
 /** Source kinds the proxy serves. */
 export function isExternalSource(s: { readonly type: string }): s is ExternalSource {
-  return s.type === 'xyz' || s.type === 'wms'
+  return s.type === 'xyz' || s.type === 'wms' || s.type === 'wmts' || s.type === 'arcgis-mapserver'
 }
 
 /** A `${NAME}` placeholder whose environment variable is not set (the source is misconfigured). */
@@ -50,9 +52,25 @@ export function tileBbox3857(z: number, x: number, y: number): [number, number, 
   ]
 }
 
-/** The upstream URL of tile z/x/y: the xyz template filled, or a WMS GetMap for the tile's box. */
+/**
+ * The upstream URL of tile z/x/y: the xyz template filled, a WMS GetMap for the tile's box, a WMTS
+ * GetTile / REST tile of the matching matrix (kinds/wmts.ts), an ArcGIS cached tile or export
+ * (kinds/arcgisMapServer.ts).
+ */
 export function tileUrl(
   source: ExternalSource,
+  z: number,
+  x: number,
+  y: number,
+  env: NodeJS.ProcessEnv,
+): URL | Promise<URL> {
+  if (source.type === 'wmts') return wmtsTileUrl(source, z, x, y, env)
+  if (source.type === 'arcgis-mapserver') return arcgisTileUrl(source, z, x, y, env)
+  return wmsOrXyzTileUrl(source, z, x, y, env)
+}
+
+function wmsOrXyzTileUrl(
+  source: XyzSource | WmsSource,
   z: number,
   x: number,
   y: number,
@@ -128,7 +146,7 @@ export function featureInfoUrl(
   env: NodeJS.ProcessEnv,
 ): URL {
   const { x, y, i, j } = tilePixel(lon, lat, z)
-  const url = tileUrl(source, z, x, y, env)
+  const url = wmsOrXyzTileUrl(source, z, x, y, env)
   const v130 = (source.version ?? '1.3.0') === '1.3.0'
   const params: Record<string, string> = {
     REQUEST: 'GetFeatureInfo',

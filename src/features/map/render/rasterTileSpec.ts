@@ -1,4 +1,5 @@
-import type { PngSource, Source, WmsSource, XyzSource } from '../../../shared/config'
+import type { PngSource, Source } from '../../../shared/config'
+import type { ProxiedRasterSource } from './tileUrlTemplate'
 import { withForecastHour } from './hourlyTileUrl'
 import { proxiedTileUrl, tileUrlTemplate } from './tileUrlTemplate'
 
@@ -17,7 +18,7 @@ export interface RasterTileSpec {
  * and the CSP stay on our side). Exhaustive over the raster source kinds.
  */
 export function rasterTileSpec(
-  source: PngSource | XyzSource | WmsSource,
+  source: PngSource | ProxiedRasterSource,
   demo: boolean,
   forecastHour: number | null,
 ): RasterTileSpec {
@@ -31,6 +32,8 @@ export function rasterTileSpec(
       }
     case 'xyz':
     case 'wms':
+    case 'wmts':
+    case 'arcgis-mapserver':
       return {
         url: proxiedTileUrl(source),
         minZoom: source.minzoom,
@@ -46,7 +49,16 @@ export function rasterTileSpec(
 }
 
 /** The source of a raster paint (png, xyz or wms); any other kind is a config error (throws). */
-export function rasterSource(source: Source): PngSource | XyzSource | WmsSource {
-  if (source.type === 'png' || source.type === 'xyz' || source.type === 'wms') return source
-  throw new Error(`Source '${source.id}' in config/layers.yaml is ${source.type}, not png, xyz or wms`)
+export function rasterSource(source: Source): PngSource | ProxiedRasterSource {
+  if (
+    source.type === 'png' ||
+    source.type === 'xyz' ||
+    source.type === 'wms' ||
+    source.type === 'wmts' ||
+    source.type === 'arcgis-mapserver'
+  )
+    return source
+  throw new Error(
+    `Source '${source.id}' in config/layers.yaml is ${source.type}, not png, xyz, wms, wmts or arcgis-mapserver`,
+  )
 }

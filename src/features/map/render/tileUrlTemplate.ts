@@ -1,4 +1,11 @@
-import type { MvtSource, PngSource, WmsSource, XyzSource } from '../../../shared/config'
+import type {
+  ArcgisMapServerSource,
+  MvtSource,
+  PngSource,
+  WmsSource,
+  WmtsSource,
+  XyzSource,
+} from '../../../shared/config'
 
 /** Tile URL template of a source: `/api/tiles/<path or demoPath>/<mvt|png>/{z}/{x}/{y}`. */
 export function tileUrlTemplate(source: MvtSource | PngSource, demo: boolean): string {
@@ -11,6 +18,9 @@ export function tileUrlTemplate(source: MvtSource | PngSource, demo: boolean): s
  * `/api/sources/<id>/tiles/{z}/{x}/{y}` (the upstream URL and its credentials stay on the server,
  * and the CSP keeps `img-src` to our origin).
  */
-export function proxiedTileUrl(source: XyzSource | WmsSource): string {
+/** Raster sources of other servers, drawn from our proxy's tiles. */
+export type ProxiedRasterSource = XyzSource | WmsSource | WmtsSource | ArcgisMapServerSource
+
+export function proxiedTileUrl(source: ProxiedRasterSource): string {
   return `/api/sources/${encodeURIComponent(source.id)}/tiles/{z}/{x}/{y}`
 }
