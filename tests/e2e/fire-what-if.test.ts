@@ -24,7 +24,8 @@ async function post(body: object): Promise<{ status: number; result: FireWhatIfR
 }
 
 beforeAll(async () => {
-  ;({ server, browser, page } = await openSignedInPage('/DailyWildfireRisk'))
+  // Signed in on a light page: the map is opened once, at the fire's point.
+  ;({ server, browser, page } = await openSignedInPage('/Documentation'))
   // A facility of the demo with burnable fuel beside it whose fire reaches it (the demo's fuels are
   // seeded from its land cover: towns do not burn).
   const res = await fetch(`${server.url}/api/data/critical_infrastructure/records?limit=60`, {
@@ -120,20 +121,31 @@ describe('What if a fire starts here?', () => {
     await page.waitForSelector('.el-fire-item-outline')
   })
 
-  it('the share URL opened in a new page shows the same fire', async () => {
+  it('the share URL opened in a new page shows the same fire; Clear removes it from the map and the URL', async () => {
     const other = await newPage(browser, { context: page.context(), width: 1440, height: 900 })
     try {
       await other.goto(url)
       const again = await shown(other)
       expect(again).toEqual(first)
+      await other.getByRole('button', { name: 'Clear' }).click()
+      await expect.poll(async () => other.locator('path.el-fire-isochrone').count(), POLL).toBe(0)
+      expect(new URL(other.url()).searchParams.has('fireAt')).toBe(false)
     } finally {
       await other.close()
     }
   })
 
-  it('Clear removes the fire from the map and the URL', async () => {
-    await page.getByRole('button', { name: 'Clear' }).click()
-    await expect.poll(async () => page.locator('path.el-fire-isochrone').count(), POLL).toBe(0)
-    expect(new URL(page.url()).searchParams.has('fireAt')).toBe(false)
+  it('Add to shift briefing: the briefing prints the fire and draws it on its map', async () => {
+    await page.getByRole('button', { name: 'Add to shift briefing' }).click()
+    await page.waitForURL(/\/Briefing\?.*fireAt=/)
+    const section = page.locator('[data-testid="briefing-fire"]')
+    await expect
+      .poll(async () => (await section.locator('[data-testid="fire-acres"]').textContent())?.trim(), POLL)
+      .toBe(first.acres)
+    expect(await section.textContent()).toContain(ignition.facility)
+    // drawn on a canvas in the highlight pane, so the briefing's map picture has it
+    await expect
+      .poll(async () => page.locator('.leaflet-el-ops-highlight-pane canvas').count(), POLL)
+      .toBeGreaterThan(0)
   })
 })
