@@ -121,7 +121,7 @@ describe('What if a fire starts here?', () => {
     await page.waitForSelector('.el-fire-item-outline')
   })
 
-  it('the share URL opened in a new page shows the same fire; Clear removes it from the map and the URL', async () => {
+  it('the share URL opened in a new page shows the same fire; Clear removes it; a long-press starts another', async () => {
     const other = await newPage(browser, { context: page.context(), width: 1440, height: 900 })
     try {
       await other.goto(url)
@@ -130,6 +130,20 @@ describe('What if a fire starts here?', () => {
       await other.getByRole('button', { name: 'Clear' }).click()
       await expect.poll(async () => other.locator('path.el-fire-isochrone').count(), POLL).toBe(0)
       expect(new URL(other.url()).searchParams.has('fireAt')).toBe(false)
+      // On a touch screen a finger held ~600 ms on the map starts a what-if there (no arming).
+      const asked = other.waitForRequest(
+        (r) => r.method() === 'POST' && r.url().endsWith('/api/fire/simulate'),
+        { timeout: 10_000 },
+      )
+      await other.locator('.el-map').evaluate((el) => {
+        const r = el.getBoundingClientRect()
+        const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 }
+        const init = { ...at, bubbles: true, pointerType: 'touch', isPrimary: true, pointerId: 7 }
+        el.dispatchEvent(new PointerEvent('pointerdown', init))
+      })
+      const body = (await asked).postDataJSON() as { lon: number; lat: number }
+      expect(Number.isFinite(body.lon) && Number.isFinite(body.lat)).toBe(true)
+      await other.waitForSelector('[data-testid="fire-panel"]')
     } finally {
       await other.close()
     }
