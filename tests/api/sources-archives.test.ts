@@ -6,7 +6,7 @@ import { VectorTile } from '@mapbox/vector-tile'
 import geojsonvt from 'geojson-vt'
 import Pbf from 'pbf'
 import { PNG } from 'pngjs'
-import { fromGeojsonVt } from 'vt-pbf'
+import { fromGeojsonVt, type TileLike } from 'vt-pbf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { tileBounds } from '../../src/server/grids/renderTile'
@@ -44,7 +44,8 @@ function mvt(z: number, x: number, y: number): Buffer {
     ],
   }
   const index = geojsonvt(fc, { maxZoom: z, indexMaxZoom: z, extent: 4096, buffer: 64 })
-  return Buffer.from(fromGeojsonVt({ perimeters: index.getTile(z, x, y)! }, { version: 2, extent: 4096 }))
+  const tile = index.getTile(z, x, y) as unknown as TileLike
+  return Buffer.from(fromGeojsonVt({ perimeters: tile }, { version: 2, extent: 4096 }))
 }
 
 function decode(body: Buffer): { layer: string; props: Record<string, unknown> }[] {
@@ -187,7 +188,7 @@ beforeAll(async () => {
       featureSources: [],
       archiveSources,
       archiveDir,
-      env: { H5_ARCHIVE_URL: `${u}/fires.pmtiles` },
+      env: { H5_ARCHIVE_URL: `${u}/fires.pmtiles`, EMBERLINE_SOURCE_PROBE_MS: '0' },
     },
   })
   t = testApp(app, store, dataDir)
@@ -415,6 +416,8 @@ describe('health: /api/sources/status', () => {
       expect(down).toMatchObject({ state: 'unavailable' })
       expect(down.message).toMatch(/cannot reach upstream|does not answer/)
       expect(down.lastFailure).toBeTypeOf('string')
+      // Not asked by any tile since: the status route's probe finds it down.
+      expect(await status('veg_cog')).toMatchObject({ state: 'unavailable' })
     } finally {
       await files.start()
     }
@@ -422,5 +425,6 @@ describe('health: /api/sources/status', () => {
     expect((await get('/api/sources/fires_url/tiles/2/1/1')).statusCode).toBe(200)
     expect(await status('fires_url')).toMatchObject({ state: 'ok' })
     expect((await status('fires_url')).message).toBeUndefined()
+    expect(await status('veg_cog')).toMatchObject({ state: 'ok' })
   })
 })

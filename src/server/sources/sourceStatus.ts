@@ -27,7 +27,7 @@ function hostOf(source: Listed, env: NodeJS.ProcessEnv): string | null {
 
 /**
  * `GET /api/sources/status`: every external source's kind, host and last known state (ok,
- * unavailable with the reason, or unknown before its first request). The map polls it to show a
+ * unavailable with the reason, or unknown before its first request); a source not heard from lately is probed first. The map polls it to show a
  * source as unavailable and to clear that when the upstream answers again. Session check.
  */
 export function sourceStatusRoute(
@@ -35,11 +35,26 @@ export function sourceStatusRoute(
   health: SourceHealth,
   sources: readonly Listed[],
   env: NodeJS.ProcessEnv,
+  probes: ReadonlyMap<string, () => Promise<unknown>> = new Map(),
+  probeAfterMs = 15_000,
 ): void {
+  const lastProbe = new Map<string, number>()
   app.get(
     '/api/sources/status',
     { schema: { querystring: noQuery }, logLevel: 'warn' },
     async (_request, reply) => {
+      // A source not heard from for probeAfterMs is asked again (at most once per probeAfterMs,
+      // however many clients poll): an upstream that stopped is noticed, one that came back clears.
+      const now = Date.now()
+      await Promise.all(
+        [...probes].map(async ([id, probe]) => {
+          const s = health.state(id)
+          const heard = Math.max(Date.parse(s.lastSuccess ?? '') || 0, Date.parse(s.lastFailure ?? '') || 0)
+          if (now - heard < probeAfterMs || now - (lastProbe.get(id) ?? 0) < probeAfterMs) return
+          lastProbe.set(id, now)
+          await probe().catch(() => undefined)
+        }),
+      )
       const list: SourceStatus[] = sources.map((s) => ({
         ...health.state(s.id),
         kind: s.type,
