@@ -12,7 +12,7 @@ export interface CircuitPatch {
 }
 
 export type PatchOutcome =
-  | { ok: true; period: DeenergizationPeriod; created: boolean }
+  | { ok: true; period: DeenergizationPeriod; created: boolean; replaces: DeenergizationPeriod | null }
   | { ok: false; parameter: string; message: string }
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -69,7 +69,7 @@ export function applyCircuitPatch(
     recordedBy: by,
     recordedAt: now,
   }
-  return checkOrder(periods, next, patch) ?? { ok: true, period: next, created }
+  return checkOrder(periods, next, patch) ?? { ok: true, period: next, created, replaces: base ?? null }
 }
 
 /** The order rules of one period among its neighbours; null when it holds. */

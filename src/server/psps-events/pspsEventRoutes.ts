@@ -288,7 +288,20 @@ export async function pspsEventRoutes(app: FastifyInstance, opts: PspsEventRoute
       if (!outcome.ok) return badRequest(reply, outcome.parameter, outcome.message)
       const detail: Record<string, unknown> = { created: outcome.created }
       for (const [k, v] of Object.entries(request.body)) detail[k] = v
-      await store.savePeriod(event.id, circuit.circuit, outcome.period, detail, actor, now)
+      const saved = await store.savePeriod(
+        event.id,
+        circuit.circuit,
+        outcome.period,
+        outcome.replaces,
+        detail,
+        actor,
+        now,
+      )
+      if (!saved)
+        return sendError(
+          reply,
+          new HttpError(409, 'the circuit was recorded meanwhile: read the event again'),
+        )
       const changed = await store.get(event.id)
       return changed ? answer(changed) : notFound(reply, `no PSPS event ${event.id}`)
     },

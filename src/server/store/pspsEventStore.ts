@@ -71,6 +71,9 @@ export interface StoredPspsEvent extends Omit<PspsEventSummary, 'circuitCount'> 
   circuits: StoredPspsEventCircuit[]
 }
 
+/** Which recording of a period a change replaces. */
+export type PeriodVersion = Pick<DeenergizationPeriod, 'recordedAt' | 'recordedBy'>
+
 /** Who made a change, for the audit log. */
 export interface PspsActor {
   memberId: string
@@ -96,15 +99,20 @@ export interface PspsEventStore {
   get(id: number): Awaitable<StoredPspsEvent | null>
   /** Moves the event from `from` to `to`; false (nothing written) when its phase is no longer `from`. */
   changePhase(id: number, from: PspsPhase, to: PspsPhase, actor: PspsActor, at: number): Awaitable<boolean>
-  /** Writes one period of a circuit (new or replaced); `detail` goes to the audit entry. */
+  /**
+   * Writes one period of a circuit; `detail` goes to the audit entry. `replaces` is the version
+   * the caller read (null: a new period): false, nothing written, when the period exists already
+   * (new) or was recorded again meanwhile (compare and set, like changePhase).
+   */
   savePeriod(
     id: number,
     circuit: string,
     period: DeenergizationPeriod,
+    replaces: PeriodVersion | null,
     detail: Record<string, unknown>,
     actor: PspsActor,
     at: number,
-  ): Awaitable<void>
+  ): Awaitable<boolean>
   /** The notifications sent (delivery log lines `sent`) with `from <= at < to`, oldest first, at most `limit`. */
   deliveries(from: number, to: number, limit: number): Awaitable<DeliveryLogEntry[]>
 }
@@ -153,13 +161,15 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
     .prepare<[number], number>('SELECT coalesce(max(seq), 0) + 1 FROM psps_event_phases WHERE event_id = ?')
     .pluck()
   const touch = db.prepare('UPDATE psps_events SET updated_at = ? WHERE id = ?')
-  const upsertPeriod = db.prepare(
+  const insertPeriod = db.prepare(
     `INSERT INTO psps_circuit_periods (event_id, circuit, period, deenergized_at, patrolled_at, restored_at,
        damage_found, notes, recorded_by, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (event_id, circuit, period) DO UPDATE SET deenergized_at = excluded.deenergized_at,
-       patrolled_at = excluded.patrolled_at, restored_at = excluded.restored_at,
-       damage_found = excluded.damage_found, notes = excluded.notes,
-       recorded_by = excluded.recorded_by, recorded_at = excluded.recorded_at`,
+     ON CONFLICT (event_id, circuit, period) DO NOTHING`,
+  )
+  const updatePeriod = db.prepare(
+    `UPDATE psps_circuit_periods SET deenergized_at = ?, patrolled_at = ?, restored_at = ?, damage_found = ?,
+       notes = ?, recorded_by = ?, recorded_at = ?
+     WHERE event_id = ? AND circuit = ? AND period = ? AND recorded_at = ? AND recorded_by = ?`,
   )
   const logBetween = db.prepare<[number, number, number], LogRow<string>>(
     "SELECT * FROM delivery_log WHERE event = 'sent' AND at >= ? AND at < ? ORDER BY at, id LIMIT ?",
@@ -211,24 +221,30 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
       id: number,
       circuit: string,
       p: DeenergizationPeriod,
+      replaces: PeriodVersion | null,
       detail: Record<string, unknown>,
       actor: PspsActor,
       at: number,
-    ) => {
-      upsertPeriod.run(
-        id,
-        circuit,
-        p.period,
+    ): boolean => {
+      const damage = p.damageFound === null ? null : p.damageFound ? 1 : 0
+      const values = [
         p.deenergizedAt,
         p.patrolledAt,
         p.restoredAt,
-        p.damageFound === null ? null : p.damageFound ? 1 : 0,
+        damage,
         p.notes,
         p.recordedBy,
         p.recordedAt,
-      )
+      ]
+      const written =
+        replaces === null
+          ? insertPeriod.run(id, circuit, p.period, ...values).changes
+          : updatePeriod.run(...values, id, circuit, p.period, replaces.recordedAt, replaces.recordedBy)
+              .changes
+      if (written === 0) return false
       touch.run(at, id)
       writeAudit(pspsAudit('psps.event.circuit', id, actor, at, { circuit, period: p.period, ...detail }))
+      return true
     },
   )
 
@@ -241,8 +257,8 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
     list: () => listAll.all().map(rows.summary),
     get,
     changePhase: (id, from, to, actor, at) => changePhase(id, from, to, actor, at),
-    savePeriod: (id, circuit, period, detail, actor, at) =>
-      savePeriod(id, circuit, period, detail, actor, at),
+    savePeriod: (id, circuit, period, replaces, detail, actor, at) =>
+      savePeriod(id, circuit, period, replaces, detail, actor, at),
     deliveries: (from, to, limit) => logBetween.all(from, to, limit).map(toLog),
   }
 }

@@ -92,33 +92,39 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
         return true
       })
     },
-    savePeriod(id, circuit, p, detail, actor, at) {
+    savePeriod(id, circuit, p, replaces, detail, actor, at) {
       return db.tx(async () => {
-        await db.run(
-          `INSERT INTO psps_circuit_periods (event_id, circuit, period, deenergized_at, patrolled_at, restored_at,
-             damage_found, notes, recorded_by, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-           ON CONFLICT (event_id, circuit, period) DO UPDATE SET deenergized_at = excluded.deenergized_at,
-             patrolled_at = excluded.patrolled_at, restored_at = excluded.restored_at,
-             damage_found = excluded.damage_found, notes = excluded.notes,
-             recorded_by = excluded.recorded_by, recorded_at = excluded.recorded_at`,
-          [
-            id,
-            circuit,
-            p.period,
-            p.deenergizedAt,
-            p.patrolledAt,
-            p.restoredAt,
-            p.damageFound,
-            p.notes,
-            p.recordedBy,
-            p.recordedAt,
-          ],
-        )
+        const values = [
+          p.deenergizedAt,
+          p.patrolledAt,
+          p.restoredAt,
+          p.damageFound,
+          p.notes,
+          p.recordedBy,
+          p.recordedAt,
+        ]
+        // The UPDATE holds the period's row lock to the commit; a second insert of one period waits, then does nothing.
+        const written =
+          replaces === null
+            ? await db.run(
+                `INSERT INTO psps_circuit_periods (event_id, circuit, period, deenergized_at, patrolled_at, restored_at,
+                   damage_found, notes, recorded_by, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                 ON CONFLICT (event_id, circuit, period) DO NOTHING`,
+                [id, circuit, p.period, ...values],
+              )
+            : await db.run(
+                `UPDATE psps_circuit_periods SET deenergized_at = $4, patrolled_at = $5, restored_at = $6,
+                   damage_found = $7, notes = $8, recorded_by = $9, recorded_at = $10
+                 WHERE event_id = $1 AND circuit = $2 AND period = $3 AND recorded_at = $11 AND recorded_by = $12`,
+                [id, circuit, p.period, ...values, replaces.recordedAt, replaces.recordedBy],
+              )
+        if (written === 0) return false
         await db.run('UPDATE psps_events SET updated_at = $1 WHERE id = $2', [at, id])
         await pgAudit(
           db,
           pspsAudit('psps.event.circuit', id, actor, at, { circuit, period: p.period, ...detail }),
         )
+        return true
       })
     },
     async deliveries(from, to, limit) {

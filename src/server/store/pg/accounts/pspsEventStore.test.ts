@@ -44,22 +44,38 @@ describe.each(ACCOUNT_STORE_KINDS)('PspsEventStore (%s)', (kind) => {
       recordedBy: 'm-op',
       recordedAt: 9500,
     }
-    await s.savePeriod(first.id, 'A-1', period, { restoredAt: 'x' }, op, 9500)
-    await s.savePeriod(
-      first.id,
-      'A-1',
-      { ...period, period: 2, deenergizedAt: 9600, restoredAt: null, damageFound: null, notes: null },
-      {},
-      op,
-      9700,
-    )
-    await s.savePeriod(first.id, 'A-1', { ...period, damageFound: true }, {}, op, 9800)
+    expect(await s.savePeriod(first.id, 'A-1', period, null, { restoredAt: 'x' }, op, 9500)).toBe(true)
+    const second2 = {
+      ...period,
+      period: 2,
+      deenergizedAt: 9600,
+      restoredAt: null,
+      damageFound: null,
+      notes: null,
+    }
+    expect(await s.savePeriod(first.id, 'A-1', second2, null, {}, op, 9700)).toBe(true)
+    const corrected = { ...period, damageFound: true, recordedAt: 9800 }
+    expect(
+      await s.savePeriod(first.id, 'A-1', corrected, { recordedAt: 9500, recordedBy: 'm-op' }, {}, op, 9800),
+    ).toBe(true)
+    // Compare and set: a period recorded again meanwhile, or a new period that exists already, is not written.
+    const stale = { ...period, notes: 'stale', recordedAt: 9900 }
+    expect(
+      await s.savePeriod(first.id, 'A-1', stale, { recordedAt: 9500, recordedBy: 'm-op' }, {}, op, 9900),
+    ).toBe(false)
+    expect(await s.savePeriod(first.id, 'A-1', stale, null, {}, op, 9900)).toBe(false)
     const read = await s.get(first.id)
     expect(
-      read?.circuits[1]?.periods.map((p) => [p.period, p.deenergizedAt, p.restoredAt, p.damageFound]),
+      read?.circuits[1]?.periods.map((p) => [
+        p.period,
+        p.deenergizedAt,
+        p.restoredAt,
+        p.damageFound,
+        p.notes,
+      ]),
     ).toEqual([
-      [1, 5000, 9000, true],
-      [2, 9600, null, null],
+      [1, 5000, 9000, true, 'ok'],
+      [2, 9600, null, null, null],
     ])
     expect(read?.updatedAt).toBe(9800)
     expect((await s.list()).map((e) => [e.id, e.circuitCount])).toEqual([
