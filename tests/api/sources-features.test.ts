@@ -226,6 +226,14 @@ describe('arcgis-featureserver as vector tiles (Koop)', () => {
     const missing = await get(`/api/sources/assets_missing/tiles/${tile.join('/')}`)
     expect(missing.statusCode).toBe(502)
     expect(missing.json()).toMatchObject({ error: 'bad_gateway', source: 'assets_missing' })
+    // The layer row's badge: the failed source is unavailable with the reason, the working one ok.
+    expect((await get(`/api/sources/assets_fs/tiles/${tile.join('/')}`)).statusCode).toBe(200)
+    const status = (await get('/api/sources/status')).json() as {
+      sources: { id: string; state: string; message?: string }[]
+    }
+    const of = (id: string) => status.sources.find((x) => x.id === id)
+    expect(of('assets_missing')).toMatchObject({ state: 'unavailable', message: missing.json().message })
+    expect(of('assets_fs')).toMatchObject({ state: 'ok' })
   })
 })
 

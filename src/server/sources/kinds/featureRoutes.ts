@@ -4,6 +4,7 @@ import { noQuery } from '../../http/schemas'
 import { isValidTile, TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
 import { UpstreamFailure } from '../fetchUpstream'
 import type { SourceCache } from '../sourceCache'
+import type { SourceHealth } from '../sourceHealth'
 import { MissingVariable } from '../upstreamUrl'
 import { featureRecords, RecordsRequestError } from './featureRecords'
 import { featureTile } from './featureTiles'
@@ -47,6 +48,7 @@ export function featureRoutes(
   sources: readonly FeatureSource[],
   env: NodeJS.ProcessEnv,
   cache: SourceCache,
+  health: SourceHealth,
 ): void {
   for (const source of sources) {
     const base = `/api/sources/${source.id}`
@@ -59,7 +61,7 @@ export function featureRoutes(
       if (z < source.minzoom || z > source.maxzoom) {
         return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
       }
-      return guarded(request, reply, source, async () => {
+      return guarded(request, reply, source, health, async () => {
         const built = await featureTile(source, env, cache, z, x, y)
         reply.header('Cache-Control', 'private, no-cache')
         if (built.truncated) reply.header('X-Source-Truncated', 'true')
@@ -78,7 +80,7 @@ export function featureRoutes(
       `${base}/records`,
       { schema: { querystring: recordsQuery } },
       async (request, reply) =>
-        guarded(request, reply, source, async () => {
+        guarded(request, reply, source, health, async () => {
           const { filters = [], limit = 50, offset = 0, sort } = request.query
           const page = await featureRecords(source, env, cache, { filters, limit, offset, sort })
           reply.header('Cache-Control', 'private, no-cache')
@@ -93,10 +95,13 @@ async function guarded(
   request: FastifyRequest,
   reply: FastifyReply,
   source: FeatureSource,
+  health: SourceHealth,
   run: () => Promise<unknown>,
 ): Promise<unknown> {
   try {
-    return await run()
+    const answer = await run()
+    health.succeeded(source.id)
+    return answer
   } catch (e) {
     if (e instanceof RecordsRequestError) return badRequest(reply, e.parameter, e.message)
     const status = e instanceof UpstreamFailure ? e.statusCode : 502
@@ -107,6 +112,8 @@ async function guarded(
     if (!(e instanceof UpstreamFailure || e instanceof MissingVariable)) {
       request.log.error({ err: e, source: source.id }, 'feature source request failed')
     }
+    // The layer row's "unavailable" badge reads this (GET /api/sources/status).
+    health.failed(source.id, message)
     request.log.warn({ source: source.id, status }, message)
     return reply
       .code(status)
