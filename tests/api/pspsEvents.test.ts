@@ -294,6 +294,11 @@ describe('PSPS event validation', () => {
       404,
     )
     expect((await phase(999999, 'warning')).statusCode).toBe(404)
+    for (const suffix of ['report', 'report.csv', 'report.xlsx']) {
+      const res = await t.app.inject({ url: `/api/psps/events/999999/${suffix}`, headers: as('reader') })
+      expect(res.statusCode, suffix).toBe(404)
+      expect(res.json()).toMatchObject({ error: 'not_found' })
+    }
   })
 
   it('refuses bad create bodies, naming the parameter', async () => {
