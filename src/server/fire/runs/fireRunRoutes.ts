@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpError, notFound } from '../../http/httpErrors'
-import { noQuery } from '../../http/schemas'
+import { noBody, noQuery } from '../../http/schemas'
 import { FireLandscapeError } from '../landscape'
 import type { WindowSettings } from '../../grids/forecastWindow'
 import { FireRunService } from './FireRunService'
@@ -90,7 +90,7 @@ async function fireRunPlugin(app: FastifyInstance, opts: FireRunRoutesOptions): 
 
   app.post(
     '/api/fire/runs',
-    { config: { auth: { permission: 'fire_runs.run' } }, schema: { querystring: noQuery } },
+    { config: { auth: { permission: 'fire_runs.run' } }, schema: { querystring: noQuery, body: noBody } },
     async (request, reply) => {
       try {
         const out = await service.requestRun('admin', request.session?.memberId ?? null)
