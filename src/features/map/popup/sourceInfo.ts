@@ -2,7 +2,7 @@ import { sourceById, type MapLayer, type Popup } from '../../../shared/config'
 import { popupContent, type PopupContent } from './popupContent'
 
 /** Raster source kinds whose server answers a point query (`/api/sources/<id>/info`). */
-const INFO_KINDS = new Set(['wms', 'arcgis-mapserver'])
+const INFO_KINDS = new Set(['wms', 'arcgis-mapserver', 'cog'])
 
 /** The answer of `/api/sources/<id>/info` (src/server/sources/featureInfo.ts). */
 export interface SourceInfoAnswer {

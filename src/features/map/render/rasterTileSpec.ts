@@ -34,6 +34,8 @@ export function rasterTileSpec(
     case 'wms':
     case 'wmts':
     case 'arcgis-mapserver':
+    case 'pmtiles':
+    case 'cog':
       return {
         url: proxiedTileUrl(source),
         minZoom: source.minzoom,
@@ -55,7 +57,9 @@ export function rasterSource(source: Source): PngSource | ProxiedRasterSource {
     source.type === 'xyz' ||
     source.type === 'wms' ||
     source.type === 'wmts' ||
-    source.type === 'arcgis-mapserver'
+    source.type === 'arcgis-mapserver' ||
+    source.type === 'pmtiles' ||
+    source.type === 'cog'
   )
     return source
   throw new Error(

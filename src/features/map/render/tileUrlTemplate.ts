@@ -1,7 +1,9 @@
 import type {
   ArcgisMapServerSource,
+  CogSource,
   MvtSource,
   PngSource,
+  PmtilesSource,
   WmsSource,
   WmtsSource,
   XyzSource,
@@ -19,7 +21,8 @@ export function tileUrlTemplate(source: MvtSource | PngSource, demo: boolean): s
  * and the CSP keeps `img-src` to our origin).
  */
 /** Raster sources of other servers, drawn from our proxy's tiles. */
-export type ProxiedRasterSource = XyzSource | WmsSource | WmtsSource | ArcgisMapServerSource
+export type ProxiedRasterSource =
+  XyzSource | WmsSource | WmtsSource | ArcgisMapServerSource | PmtilesSource | CogSource
 
 export function proxiedTileUrl(source: ProxiedRasterSource): string {
   return `/api/sources/${encodeURIComponent(source.id)}/tiles/{z}/{x}/{y}`

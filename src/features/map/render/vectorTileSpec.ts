@@ -3,12 +3,15 @@ import type {
   GeojsonSource,
   MvtSource,
   OgcFeaturesSource,
+  PmtilesSource,
   Source,
+  TilejsonSource,
 } from '../../../shared/config'
 import { tileUrlTemplate } from './tileUrlTemplate'
 
 /** A source a line, fill, circle or icon paint draws from: our own MVT or another server's features. */
-export type VectorSource = MvtSource | ArcgisFeatureServerSource | OgcFeaturesSource | GeojsonSource
+export type VectorSource =
+  MvtSource | ArcgisFeatureServerSource | OgcFeaturesSource | GeojsonSource | TilejsonSource | PmtilesSource
 
 /** Narrows a source to one a vector paint draws (validate-config already refuses any other). */
 export function vectorSource(source: Source): VectorSource {
@@ -17,6 +20,8 @@ export function vectorSource(source: Source): VectorSource {
     case 'arcgis-featureserver':
     case 'ogc-features':
     case 'geojson':
+    case 'tilejson':
+    case 'pmtiles':
       return source
     default:
       throw new Error(`Source '${source.id}' in config/layers.yaml is ${source.type}, not a vector source`)
@@ -33,7 +38,8 @@ export interface VectorTileSpec {
 
 /**
  * Where a vector layer's tiles come from: our own `/api/tiles/<path>/mvt/{z}/{x}/{y}`, or, for
- * another server's features (FeatureServer, OGC API, GeoJSON), our server's vector tiles of them
+ * another server's features (FeatureServer, OGC API, GeoJSON), our server's vector tiles of them,
+ * or another server's vector tiles and PMTiles archives through our proxy
  * `/api/sources/<id>/tiles/{z}/{x}/{y}` (256 px: one upstream query per map tile).
  */
 export function vectorTileSpec(source: VectorSource, demo: boolean): VectorTileSpec {

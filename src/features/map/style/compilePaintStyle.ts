@@ -113,7 +113,7 @@ export function compilePaintStyle(mapLayer: MapLayer, options: CompileOptions = 
   return {
     mapLayerId: mapLayer.id,
     type: mapLayer.paint.type,
-    dataLayer: 'dataset' in source ? source.dataset : source.id,
+    dataLayer: mapLayer.sourceLayer ?? ('dataset' in source ? source.dataset : source.id),
     width,
     hitWidth: paint.hitWidth ?? Math.max(width, 20),
     radius,
