@@ -1,12 +1,15 @@
-// Validator CLI for QA: `npm run validate-config [-- path/to/config-dir]`.
+// Validator CLI for QA: `npm run validate-config [-- [--online] path/to/config-dir]`.
+// `--online` also asks each external source's server for its capabilities (scripts/config/online.ts).
 // Exit 0 with a one-line summary when the config is valid; otherwise one line per problem
 // (`config/layers.yaml:LINE:COL  <path in document>  <message>`) on stdout, a count on stderr, and
 // exit 1. Never a stack trace.
 import path from 'node:path'
 import { compileConfig, defaultConfigDir } from './compileConfig'
+import { checkOnline } from './online'
 import { formatProblem } from './problem'
+import { loadYaml } from './yamlSource'
 
-function main(): number {
+async function main(): Promise<number> {
   const started = performance.now()
   const arg = process.argv.slice(2).find((a) => !a.startsWith('-'))
   const dir = arg ? path.resolve(arg) : defaultConfigDir
@@ -18,6 +21,16 @@ function main(): number {
     return 1
   }
   const { layers, tables } = result.config
+  if (process.argv.includes('--online')) {
+    const loaded = loadYaml(path.resolve(dir, 'layers.yaml'))
+    if (!loaded.ok) return 1
+    const problems = await checkOnline(loaded.source, layers.sources)
+    for (const p of problems) console.log(formatProblem(p))
+    if (problems.length > 0) {
+      console.error(`${rel}: ${problems.length} online problem${problems.length === 1 ? '' : 's'}`)
+      return 1
+    }
+  }
   const ms = Math.round(performance.now() - started)
   console.log(
     `OK ${rel}: ${layers.layers.length} layers, ${layers.mapLayers.length} map layers, ${layers.sources.length} sources, ` +
@@ -26,9 +39,10 @@ function main(): number {
   return 0
 }
 
-try {
-  process.exitCode = main()
-} catch (err) {
-  console.log(`validate-config: internal error: ${err instanceof Error ? err.message : String(err)}`)
-  process.exitCode = 2
-}
+main().then(
+  (code) => (process.exitCode = code),
+  (err: unknown) => {
+    console.log(`validate-config: internal error: ${err instanceof Error ? err.message : String(err)}`)
+    process.exitCode = 2
+  },
+)
