@@ -13,6 +13,7 @@ import type { FireRunStorage } from './fireRunStore'
 import type { StoredGrid, GridSummary } from './gridStore'
 import type { IdentityStore } from './identityStore'
 import type { IdentityTokenStore } from './identityTokenStore'
+import type { MachineClientStore } from './machineClientStore'
 import type { DatasetExtents, OgcFeatureRow } from './ogcFeatures'
 import type { PreferencesStore } from './preferencesStore'
 import type { PspsEventStore } from './pspsEventStore'
@@ -122,6 +123,8 @@ export interface AppStore extends FeatureStore {
   readonly members: IdentityStore
   /** Accounts database: intermediate sessions, OTPs, reset tokens, throttles. */
   readonly tokens: IdentityTokenStore
+  /** Accounts database: machine clients (Stytch M2M). */
+  readonly machines: MachineClientStore
   /** Accounts database: alert acknowledgements. */
   readonly acks: AlertsStore
   /** Accounts database: member display preferences. */

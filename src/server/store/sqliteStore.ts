@@ -23,6 +23,7 @@ import { FireRunStore } from './fireRunStore'
 import { GridStore } from './gridStore'
 import { createIdentityStore } from './identityStore'
 import { createIdentityTokenStore } from './identityTokenStore'
+import { createMachineClientStore } from './machineClientStore'
 import { OgcFeatureReader } from './ogcFeatures'
 import { createPreferencesStore } from './preferencesStore'
 import { createPspsEventStore } from './pspsEventStore'
@@ -83,6 +84,9 @@ export class SqliteStore implements AppStore {
   }
   get tokens() {
     return this.area('tokens', () => createIdentityTokenStore(this.accounts))
+  }
+  get machines() {
+    return this.area('machines', () => createMachineClientStore(this.accounts))
   }
   get acks() {
     return this.area('acks', () => createAlertsStore(this.accounts))

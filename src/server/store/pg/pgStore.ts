@@ -96,6 +96,9 @@ export class PgStore implements AppStore {
   get tokens() {
     return this.accounts.tokens
   }
+  get machines() {
+    return this.accounts.machines
+  }
   get acks() {
     return this.accounts.acks
   }
