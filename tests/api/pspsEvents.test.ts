@@ -263,7 +263,13 @@ describe('PSPS event validation', () => {
       expect(res.json<{ parameter: string; message: string }>()).toMatchObject({ parameter: field })
       expect(res.json<{ message: string }>().message).toContain('in the future')
     }
-    for (const bad of ['2026-11-27 10:00', '2026-11-27T10:00', 'yesterday', '2026-13-40T10:00:00Z']) {
+    for (const bad of [
+      '2026-11-27 10:00',
+      '2026-11-27T10:00',
+      'yesterday',
+      '2026-13-40T10:00:00Z',
+      '2025-02-29T10:00:00Z',
+    ]) {
       const res = await record(id, keys[1]!, { deenergizedAt: bad })
       expect(res.statusCode, bad).toBe(400)
       expect(res.json()).toMatchObject({ parameter: 'deenergizedAt' })

@@ -114,7 +114,10 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+
 
 function parseTime(field: string, value: string): number {
   const t = ISO_TIME.test(value) ? Date.parse(value) : NaN
-  if (Number.isNaN(t))
+  // Date.parse rolls 30 February over into March: a day the month does not have is refused.
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number)
+  const daysInMonth = new Date(Date.UTC(y ?? 0, m ?? 0, 0)).getUTCDate()
+  if (Number.isNaN(t) || (d ?? 0) > daysInMonth)
     throw new HttpError(
       400,
       `${field} must be an ISO 8601 date and time with a zone, e.g. 2026-11-27T18:30:00Z`,
