@@ -1,6 +1,7 @@
 import { Button, Card, Checkbox, Collapse, Slider, Switch } from '@blueprintjs/core'
 import { appConfig, legendById, type LayerDefinition } from '../../shared/config'
 import { FeedFreshnessBadge } from './FeedFreshnessBadge'
+import { SourceStatusBadge } from './SourceStatusBadge'
 import { LegendView } from './LegendView'
 import { baseLegends, subLayerLegend } from './layerLegends'
 import { serverLegendSources, SourceLegend } from './SourceLegend'
@@ -130,6 +131,7 @@ export function LayerRow({ layer, onOpenTable }: LayerRowProps) {
           }
         />
         <FeedFreshnessBadge layerId={layer.id} layerName={layer.name} />
+        <SourceStatusBadge layer={layer} />
         {table && onOpenTable ? (
           <Button
             variant="minimal"
