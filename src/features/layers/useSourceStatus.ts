@@ -19,11 +19,6 @@ async function load(): Promise<void> {
   }
 }
 
-/** Asks again now (a tile of an external source failed to load). */
-export function refreshSourceStatus(): void {
-  if (listeners.size > 0) void load()
-}
-
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   if (listeners.size === 1) {
