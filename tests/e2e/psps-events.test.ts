@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeFindings, failing, newAxePage, runAxe } from './a11y.driver'
 import { api, sessionToken } from './operations.driver'
-import { pdfPageCount, pdfText } from './pdf.driver'
+import { firstPictureBox, pdfPageCount, pdfPageRaster, pdfText } from './pdf.driver'
 import { launchBrowser, resultsDir, screenshot, sharedServer, signIn, type TestServer } from './support'
 
 // Issue #33, the app half: a PSPS event created from the forecast, a circuit de-energized and
@@ -142,6 +142,7 @@ describe('PSPS events', () => {
   describe('the printable post-event report', () => {
     let report: ReportBody
     let pages: string[] = []
+    let pdf = ''
 
     beforeAll(async () => {
       // Every other circuit switched off and on, and one off twice: a report of several pages.
@@ -165,10 +166,26 @@ describe('PSPS events', () => {
       await expectAxeClean('report page')
       await screenshot(page, 'psps-report-screen')
       mkdirSync(resultsDir, { recursive: true })
-      const pdf = resolve(resultsDir, 'psps-report.pdf')
+      pdf = resolve(resultsDir, 'psps-report.pdf')
       await page.pdf({ path: pdf, format: 'Letter', landscape: true, printBackground: true })
       pages = Array.from({ length: pdfPageCount(pdf) }, (_, i) => pdfText(pdf, i + 1))
     }, 180_000)
+
+    it('prints the map picture with the de-energized circuits drawn on it', () => {
+      const raster = pdfPageRaster(pdf, 1, 50)
+      const box = firstPictureBox(raster)
+      expect(box).not.toBeNull()
+      const [x0, y0, x1, y1] = box!
+      // The circuits' colour (theme danger, #e76a6e): red well above green and blue.
+      let red = 0
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++) {
+          const i = (y * raster.width + x) * 3
+          const [r, g, b] = [raster.data[i]!, raster.data[i + 1]!, raster.data[i + 2]!]
+          if (r > 180 && r - g > 70 && r - b > 70) red++
+        }
+      expect(red).toBeGreaterThan(20)
+    })
 
     it('prints the totals and every circuit row', () => {
       const flat = pages.join('\n').replace(/\s+/g, ' ')
