@@ -37,7 +37,7 @@ describe('docs/external-layers.md examples', () => {
     expect(examples.map((e) => e.kind)).toEqual(expect.arrayContaining(['xyz', 'wms']))
     // The feature services, each with its table where it can have one.
     const kinds = examples.map((e) => e.kind)
-    for (const kind of ['arcgis-featureserver', 'ogc-features', 'geojson', 'wmts', 'arcgis-mapserver'])
+    for (const kind of ['arcgis-featureserver', 'ogc-features', 'geojson', 'wmts', 'arcgis-mapserver', 'tilejson', 'pmtiles', 'cog'])
       expect(kinds).toContain(kind)
     for (const e of examples.filter((x) => x.kind === 'arcgis-featureserver' || x.kind === 'ogc-features')) {
       expect(e.text, e.kind).toMatch(/^tables:/m)
