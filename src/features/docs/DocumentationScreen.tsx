@@ -1,6 +1,7 @@
 import { H1, H2, HTMLTable } from '@blueprintjs/core'
 import { useMemo } from 'react'
 import { buildDocumentation, type DocumentationSources } from './buildDocumentation'
+import { ExternalSourcesDoc } from './ExternalSourcesDoc'
 import { FireWhatIfDoc } from './FireWhatIfDoc'
 import { GisAccessSection } from './GisAccessDoc'
 import { LayerDoc } from './LayerDoc'
@@ -94,6 +95,7 @@ export function DocumentationScreen({ sources }: { sources?: DocumentationSource
       ))}
       <OperationsDoc doc={operations} />
       <FireWhatIfDoc />
+      <ExternalSourcesDoc />
       <GisAccessSection />
     </main>
   )
