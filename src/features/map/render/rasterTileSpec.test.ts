@@ -52,6 +52,8 @@ describe('rasterTileSpec', () => {
 
   it('refuses a source a raster paint cannot draw', () => {
     expect(rasterSource(xyz)).toBe(xyz)
-    expect(() => rasterSource(sourceOfType('psps_lines_mvt', 'mvt'))).toThrow('is mvt, not png, xyz, wms, wmts or arcgis-mapserver')
+    expect(() => rasterSource(sourceOfType('psps_lines_mvt', 'mvt'))).toThrow(
+      'is mvt, not png, xyz, wms, wmts or arcgis-mapserver',
+    )
   })
 })
