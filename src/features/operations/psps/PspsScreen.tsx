@@ -3,7 +3,9 @@ import { useLocation, useNavigate } from 'react-router'
 import { OperationsScreen } from '../shared/OperationsScreen'
 import { EventPage } from './events/EventPage'
 import { EventsList } from './events/EventsList'
+import { fetchPspsEventActions, READ_ONLY } from './events/eventsApi'
 import { isReportQuery, reportPath } from './events/reportPath'
+import { useFetched } from '../shared/useFetched'
 import { LazyPspsReportScreen } from './report/LazyPspsReportScreen'
 import { PspsPanel } from './PspsPanel'
 import './events/pspsEvents.css'
@@ -23,6 +25,9 @@ function withParams(changes: Record<string, string | null>): string {
 function PspsView() {
   const { pathname, search } = useLocation()
   const navigate = useNavigate()
+  // The member's PSPS event permissions (GET /api/me): read-only until known.
+  const actions =
+    useFetched('psps-event-actions', (signal) => fetchPspsEventActions(signal)).data ?? READ_ONLY
   const params = new URLSearchParams(search)
   const event = Number(params.get('event'))
   const open = (id: number | null) =>
@@ -32,6 +37,7 @@ function PspsView() {
       <section className="el-ops-panel el-psps-event-panel">
         <EventPage
           id={event}
+          actions={actions}
           onBack={() => void navigate(`${pathname}${withParams({ event: null, tab: 'events' })}`)}
           onReport={(id) => void navigate(reportPath(id))}
         />
@@ -57,7 +63,7 @@ function PspsView() {
           title="Events"
           panel={
             <section className="el-ops-panel">
-              <EventsList onOpen={open} />
+              <EventsList onOpen={open} actions={actions} />
             </section>
           }
         />

@@ -1,6 +1,6 @@
-import { Button, Callout, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
+import { Button, Callout, NonIdealState, Spinner } from '@blueprintjs/core'
 import { useEffect, useMemo, useState } from 'react'
-import { formatDate, formatPlain } from '../../../../shared/format'
+import { formatDate } from '../../../../shared/format'
 import { useFetched } from '../../shared/useFetched'
 import { EventTimeline } from './EventTimeline'
 import { isOff, replayRange, stateAt, type CircuitState } from './eventReplay'
@@ -9,32 +9,29 @@ import {
   fetchEvent,
   recordStep,
   type CircuitStep,
-  type EventCircuit,
   type PspsEventDetail,
+  type PspsEventActions,
   type PspsPhase,
 } from './eventsApi'
 import { eventTimeline, historiesOf } from './eventTimeline'
 import { PhaseTag } from './PhaseTag'
 import { ReplaySlider } from './ReplaySlider'
 import { StepForm } from './StepForm'
-import { STATE_COLOURS, useCircuitLines, useEventCircuitMap } from './useEventCircuitMap'
+import { STATE_COLOURS } from './circuitStates'
+import { CircuitsTable, PhaseButtons, STATE_TEXT } from './EventControls'
+import { useCircuitLines, useEventCircuitMap } from './useEventCircuitMap'
 import { resolveColor } from '../../../../shared/config'
 
 export interface EventPageProps {
   readonly id: number
   readonly onBack: () => void
   readonly onReport: (id: number) => void
-}
-
-const STATE_TEXT: Readonly<Record<CircuitState, string>> = {
-  on: 'energized',
-  off: 'de-energized',
-  patrolled: 'patrolled',
-  restored: 'restored',
+  /** What the member may do: without `update`, no phase or step buttons (the page only reads). */
+  readonly actions: PspsEventActions
 }
 
 /** One PSPS event: its circuits on the map by state, the replay, the steps to record, phases and timeline. */
-export function EventPage({ id, onBack, onReport }: EventPageProps) {
+export function EventPage({ id, onBack, onReport, actions }: EventPageProps) {
   const [version, setVersion] = useState(0)
   // Read again after every change (the previous answer stays on screen meanwhile).
   const loaded = useFetched(`event:${id}:${version}`, (signal) => fetchEvent(id, signal))
@@ -52,18 +49,26 @@ export function EventPage({ id, onBack, onReport }: EventPageProps) {
     )
   }
   return (
-    <EventView event={event} onBack={onBack} onReport={onReport} onChanged={() => setVersion((v) => v + 1)} />
+    <EventView
+      event={event}
+      actions={actions}
+      onBack={onBack}
+      onReport={onReport}
+      onChanged={() => setVersion((v) => v + 1)}
+    />
   )
 }
 
-interface EventViewProps {
+export interface EventViewProps {
   readonly event: PspsEventDetail
+  readonly actions: PspsEventActions
   readonly onBack: () => void
   readonly onReport: (id: number) => void
   readonly onChanged: () => void
 }
 
-function EventView({ event, onBack, onReport, onChanged }: EventViewProps) {
+/** An event's page once loaded; the record buttons only for a member with `psps_events.update`. */
+export function EventView({ event, actions, onBack, onReport, onChanged }: EventViewProps) {
   const [selected, setSelected] = useState<string | null>(null)
   const [replayAt, setReplayAt] = useState<number | null>(null)
   const [busy, setBusy] = useState(false)
@@ -110,22 +115,13 @@ function EventView({ event, onBack, onReport, onChanged }: EventViewProps) {
         <span className="el-ops-spacer" />
         <Button icon="print" text="Post-event report" onClick={() => onReport(event.id)} />
       </div>
-      <div className="el-psps-phase-buttons" role="group" aria-label="Change the phase">
-        {event.nextPhases.length === 0 ? (
-          <span className="bp6-text-muted">The event is {event.phase}: its record is final.</span>
-        ) : (
-          event.nextPhases.map((p) => (
-            <Button
-              key={p}
-              size="small"
-              icon="flow-linear"
-              text={`Move to ${p}`}
-              disabled={busy}
-              onClick={() => movePhase(p)}
-            />
-          ))
-        )}
-      </div>
+      <PhaseButtons
+        phase={event.phase}
+        nextPhases={event.nextPhases}
+        canChange={actions.update}
+        busy={busy}
+        onMove={movePhase}
+      />
       {error !== null ? (
         <Callout intent="danger" title="The change was refused" role="alert" className="el-psps-error">
           {error}
@@ -138,9 +134,10 @@ function EventView({ event, onBack, onReport, onChanged }: EventViewProps) {
           circuits={event.circuits}
           states={states}
           selected={selected}
+          canRecord={actions.update}
           onSelect={(c) => setSelected((s) => (s === c ? null : c))}
         />
-        {chosen && event.phase !== 'closed' ? (
+        {chosen && actions.update && event.phase !== 'closed' ? (
           <StepForm
             key={`${chosen.circuit}:${chosen.periods.length}:${chosen.state}`}
             circuit={chosen}
@@ -175,74 +172,5 @@ function StateLegend() {
         </span>
       ))}
     </div>
-  )
-}
-
-interface CircuitsTableProps {
-  readonly circuits: readonly EventCircuit[]
-  readonly states: ReadonlyMap<string, CircuitState>
-  readonly selected: string | null
-  readonly onSelect: (circuit: string) => void
-}
-
-function CircuitsTable({ circuits, states, selected, onSelect }: CircuitsTableProps) {
-  return (
-    <HTMLTable compact striped className="el-ops-table el-psps-circuits" aria-label="Circuits of the event">
-      <thead>
-        <tr>
-          <th scope="col">Circuit</th>
-          <th scope="col">State</th>
-          <th scope="col" className="el-ops-num">
-            Customers
-          </th>
-          <th scope="col" className="el-ops-num">
-            Medical baseline
-          </th>
-          <th scope="col">De-energized</th>
-          <th scope="col">Patrolled</th>
-          <th scope="col">Restored</th>
-        </tr>
-      </thead>
-      <tbody>
-        {circuits.map((c) => {
-          const state = states.get(c.circuit) ?? 'on'
-          const latest = c.periods.at(-1)
-          return (
-            <tr
-              key={c.circuit}
-              data-circuit={c.circuit}
-              data-state={state}
-              className={c.circuit === selected ? 'el-ops-selected' : undefined}
-            >
-              <td>
-                <Button
-                  size="small"
-                  variant="minimal"
-                  text={c.circuit}
-                  aria-pressed={c.circuit === selected}
-                  aria-label={`Record a step on circuit ${c.circuit}`}
-                  onClick={() => onSelect(c.circuit)}
-                />
-              </td>
-              <td>
-                <Tag
-                  minimal
-                  className="el-psps-state"
-                  style={{ borderLeft: `4px solid ${resolveColor(STATE_COLOURS[state])}` }}
-                >
-                  {STATE_TEXT[state]}
-                </Tag>
-                {c.periods.length > 1 ? <span className="bp6-text-muted"> ×{c.periods.length}</span> : null}
-              </td>
-              <td className="el-ops-num">{formatPlain(c.customers.total)}</td>
-              <td className="el-ops-num">{formatPlain(c.medicalBaseline)}</td>
-              <td>{latest ? formatDate(latest.deenergizedAt) : ''}</td>
-              <td>{latest?.patrolledAt ? formatDate(latest.patrolledAt) : ''}</td>
-              <td>{latest?.restoredAt ? formatDate(latest.restoredAt) : ''}</td>
-            </tr>
-          )
-        })}
-      </tbody>
-    </HTMLTable>
   )
 }

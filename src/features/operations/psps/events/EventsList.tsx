@@ -11,16 +11,23 @@ import {
 import { useState, type FormEvent } from 'react'
 import { formatDate } from '../../../../shared/format'
 import { useFetched } from '../../shared/useFetched'
-import { createEventFromForecast, fetchEvents, type PspsEventSummary } from './eventsApi'
+import {
+  createEventFromForecast,
+  fetchEvents,
+  type PspsEventActions,
+  type PspsEventSummary,
+} from './eventsApi'
 import { PhaseTag } from './PhaseTag'
 
 export interface EventsListProps {
   /** Opens an event's page. */
   readonly onOpen: (id: number) => void
+  /** What the member may do: without `create`, no form to start an event. */
+  readonly actions: PspsEventActions
 }
 
 /** The PSPS events (newest first) and the form that starts one from the forecast roll-up. */
-export function EventsList({ onOpen }: EventsListProps) {
+export function EventsList({ onOpen, actions }: EventsListProps) {
   const [reload, setReload] = useState(0)
   const events = useFetched(`events:${reload}`, (signal) => fetchEvents(signal))
   const [name, setName] = useState('')
@@ -46,24 +53,26 @@ export function EventsList({ onOpen }: EventsListProps) {
   const list = events.data
   return (
     <section className="el-psps-events" aria-label="PSPS events" aria-busy={events.status === 'loading'}>
-      <form className="el-psps-new-event" onSubmit={(e) => void create(e)}>
-        <FormGroup label="New event name" labelFor="el-psps-new-event-name" inline>
-          <InputGroup
-            id="el-psps-new-event-name"
-            value={name}
-            placeholder="e.g. Santa Ana wind event, Nov 27"
-            onValueChange={setName}
+      {actions.create ? (
+        <form className="el-psps-new-event" onSubmit={(e) => void create(e)}>
+          <FormGroup label="New event name" labelFor="el-psps-new-event-name" inline>
+            <InputGroup
+              id="el-psps-new-event-name"
+              value={name}
+              placeholder="e.g. Santa Ana wind event, Nov 27"
+              onValueChange={setName}
+            />
+          </FormGroup>
+          <Button
+            type="submit"
+            intent="primary"
+            icon="add"
+            text="New event from forecast"
+            loading={creating}
+            disabled={name.trim() === ''}
           />
-        </FormGroup>
-        <Button
-          type="submit"
-          intent="primary"
-          icon="add"
-          text="New event from forecast"
-          loading={creating}
-          disabled={name.trim() === ''}
-        />
-      </form>
+        </form>
+      ) : null}
       {error !== null ? (
         <Callout intent="danger" title="Could not create the event" role="alert">
           {error}

@@ -152,3 +152,22 @@ export function recordStep(id: number, circuit: string, step: CircuitStep): Prom
 export function fetchReport(id: number, signal?: AbortSignal): Promise<PspsReport> {
   return call<PspsReport>(`${eventPath(id)}/report`, { signal })
 }
+
+/** What the member may do with PSPS events (GET /api/me's `permissions.psps_events`, `*` expanded). */
+export interface PspsEventActions {
+  /** `psps_events.create`: start an event (from the forecast). */
+  readonly create: boolean
+  /** `psps_events.update`: change an event's phase and record circuit steps. */
+  readonly update: boolean
+}
+
+/** Nothing granted: what the page assumes until GET /api/me answers (the server refuses anyway). */
+export const READ_ONLY: PspsEventActions = { create: false, update: false }
+
+/** The member's PSPS event actions, from GET /api/me. */
+export async function fetchPspsEventActions(signal?: AbortSignal): Promise<PspsEventActions> {
+  const me = await call<{ permissions?: Record<string, unknown> }>('/api/me', { signal })
+  const granted = me.permissions?.psps_events
+  const actions = Array.isArray(granted) ? granted.filter((a): a is string => typeof a === 'string') : []
+  return { create: actions.includes('create'), update: actions.includes('update') }
+}

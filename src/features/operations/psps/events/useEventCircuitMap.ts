@@ -4,18 +4,8 @@ import { resolveColor } from '../../../../shared/config'
 import { useMapHighlighter, type Bbox } from '../../../map'
 import { authFetch } from '../../../session'
 import { useFetched } from '../../shared/useFetched'
+import { circuitClass, STATE_COLOURS } from './circuitStates'
 import type { CircuitState } from './eventReplay'
-
-/** Colour (theme name) of a circuit in each state, on the map and in the legend. */
-export const STATE_COLOURS: Readonly<Record<CircuitState, string>> = {
-  on: 'grey5',
-  off: 'danger',
-  patrolled: 'warning',
-  restored: 'success',
-}
-
-/** CSS class of a drawn circuit in a state (tests count the paths by it). */
-export const circuitClass = (state: CircuitState) => `el-psps-circuit el-psps-circuit-${state}`
 
 async function json<T>(url: string, signal: AbortSignal): Promise<T> {
   const response = await authFetch(url, { signal })
