@@ -78,7 +78,8 @@ class SchemaPage {
     const required = new Set((node.required ?? []) as string[])
     const rows = Object.entries(props).map(([key, raw]) => {
       const desc = String(raw.description ?? this.deref(raw).description ?? '')
-      return `| \`${key}\` | ${esc(this.typeOf(raw, at ? `${at}.${key}` : key))} | ${required.has(key) ? 'yes' : 'no'} | ${esc(desc)} | ${esc(this.constraints(raw))} |`
+      const need = required.has(key) ? 'yes' : raw.default !== undefined ? `no (default \`${JSON.stringify(raw.default)}\`)` : 'no'
+      return `| \`${key}\` | ${esc(this.typeOf(raw, at ? `${at}.${key}` : key))} | ${esc(need)} | ${esc(desc)} | ${esc(this.constraints(raw))} |`
     })
     if (rows.length === 0) return []
     return ['| Property | Type | Required | Description | Constraints |', '|---|---|---|---|---|', ...rows]

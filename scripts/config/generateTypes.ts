@@ -40,6 +40,36 @@ function forTypes(schema: Json): Json {
   return walk(schema) as Json
 }
 
+/**
+ * A copy of `schema` in which every property that has a `default` is also `required`. The config
+ * compiler validates with ajv's `useDefaults`, so such a key is always present in the compiled
+ * config even when the YAML leaves it out: its generated type must not be optional.
+ */
+export function requireDefaulted(schema: Json): Json {
+  // `names`: the keys of this node are names (of properties or definitions), not keywords.
+  const walk = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n))
+    if (!node || typeof node !== 'object') return node
+    const obj = node as Json
+    const out: Json = {}
+    for (const [k, v] of Object.entries(obj)) {
+      const literal = !names && (k === 'enum' || k === 'const' || k === 'default')
+      out[k] = literal ? v : walk(v, !names && (k === 'properties' || k === 'definitions' || k === 'patternProperties'))
+    }
+    if (names) return out
+    const props = obj.properties
+    if (props && typeof props === 'object' && !Array.isArray(props)) {
+      const required = Array.isArray(obj.required) ? (obj.required as string[]) : []
+      const defaulted = Object.entries(props as Record<string, unknown>)
+        .filter(([key, p]) => !required.includes(key) && !!p && typeof p === 'object' && (p as Json).default !== undefined)
+        .map(([key]) => key)
+      if (defaulted.length > 0) out.required = [...required, ...defaulted]
+    }
+    return out
+  }
+  return walk(schema) as Json
+}
+
 /** Makes every property, index signature, array and tuple of the generated declarations read-only. */
 export function readonlyDeclarations(ts: string): string {
   return ts
@@ -58,7 +88,7 @@ export function readonlyDeclarations(ts: string): string {
 export async function generateTypes(): Promise<string> {
   const parts: string[] = []
   for (const name of CONFIG_FILES) {
-    const schema = forTypes(readSchema(name))
+    const schema = forTypes(requireDefaulted(readSchema(name)))
     const ts = await compile(schema as JSONSchema, String(schema.title), {
       bannerComment: '',
       additionalProperties: false,

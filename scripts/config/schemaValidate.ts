@@ -16,7 +16,9 @@ export const schemaDir = path.resolve(import.meta.dirname, '../../schema')
 
 let validators: Map<ConfigName, ValidateFunction> | null = null
 const cacheDir = path.resolve(import.meta.dirname, '../../node_modules/.cache/emberline-config')
-const AJV_OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, verbose: true } as const
+// useDefaults: a key the YAML leaves out gets its schema `default` (ajv ignores defaults inside oneOf/anyOf
+// branches — and strict mode refuses them there — so defaults belong on plain object properties).
+const AJV_OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true, discriminator: true, verbose: true, useDefaults: true } as const
 
 export function readSchema(name: ConfigName): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(path.join(schemaDir, `${name}.schema.json`), 'utf8')) as Record<string, unknown>

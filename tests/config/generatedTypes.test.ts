@@ -20,7 +20,7 @@ describe('src/generated/types.ts', () => {
   })
 
   it('declares unions keyed by type and read-only properties', () => {
-    expect(types).toMatch(/export type Source = MvtSource \| PngSource \| WindSource/)
+    expect(types).toMatch(/export type Source =\s+\|?\s*MvtSource\s+\|\s+PngSource\s+\|\s+WindSource/) // wrapped once the union is long
     expect(types).toMatch(/readonly layers: readonly LayerDefinition\[\]/)
     expect(types).not.toMatch(/^\s+(?!readonly )\w+\??: /m)
   })
