@@ -159,7 +159,8 @@ describe('PSPS events', () => {
       await patch(`${base}/${encodeURIComponent(again)}`, { deenergizedAt: at(50) })
       report = await api<ReportBody>(page, server, `/api/psps/events/${eventId}/report`)
 
-      await page.goto(`${server.url}/PSPS?event=${eventId}`)
+      // Still on the event page: the report screen (an in-app navigation, no reload) reads the
+      // report afresh, with the steps just recorded through the API.
       await page.click('button:has-text("Post-event report")')
       await page.waitForSelector('[data-testid="psps-report-table"] tbody tr', POLL)
       await page.waitForSelector('[data-testid="briefing-map"][data-status="ready"]', { timeout: 90_000 })

@@ -1,5 +1,5 @@
 import type { Feature, FeatureCollection } from 'geojson'
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { resolveColor } from '../../../../shared/config'
 import { useMapHighlighter, type Bbox } from '../../../map'
 import { authFetch } from '../../../session'
@@ -61,9 +61,17 @@ export function bboxOf(collection: FeatureCollection): Bbox | null {
 
 /** The lines of the event's circuits (null while loading; a failure leaves the map uncoloured). */
 export function useCircuitLines(circuits: readonly string[]): FeatureCollection | null {
+  return useCircuitLinesLoad(circuits).lines
+}
+
+/** The circuits' lines and whether their loading is over (`settled`: loaded, or failed). */
+export function useCircuitLinesLoad(circuits: readonly string[]): {
+  lines: FeatureCollection | null
+  settled: boolean
+} {
   const key = circuits.join('\n')
-  const lines = useFetched(key, (signal) => fetchCircuitLines(circuits, signal))
-  return lines.status === 'ready' ? lines.data : null
+  const loaded = useFetched(key, (signal) => fetchCircuitLines(circuits, signal))
+  return { lines: loaded.status === 'ready' ? loaded.data : null, settled: loaded.status !== 'loading' }
 }
 
 export interface CircuitMapOptions {
@@ -75,12 +83,15 @@ export interface CircuitMapOptions {
   readonly only?: readonly CircuitState[]
 }
 
-/** Draws the event's circuits over the map, each in the colour of its state; redrawn when a state changes. */
+/**
+ * Draws the event's circuits over the map, each in the colour of its state; redrawn when a state
+ * changes. Answers whether the current lines are on the map (false while loading or not yet drawn).
+ */
 export function useEventCircuitMap(
   lines: FeatureCollection | null,
   states: ReadonlyMap<string, CircuitState>,
   options: CircuitMapOptions = {},
-): void {
+): boolean {
   const highlighter = useMapHighlighter()
   const { fit = false, canvas = false, only } = options
   const stateKey = [...states].map(([c, s]) => `${c}=${s}`).join(';')
@@ -99,6 +110,7 @@ export function useEventCircuitMap(
     // stateKey stands for `states` (a new Map each render with the same content).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lines, stateKey, onlyKey])
+  const [onMap, setOnMap] = useState<FeatureCollection | null>(null)
   useEffect(() => {
     if (!highlighter || !drawnLines) return
     const drawn = highlighter.drawGeoJson(drawnLines, {
@@ -113,7 +125,15 @@ export function useEventCircuitMap(
         }
       },
     })
-    return () => drawn.remove()
+    // Told once the layer is on the map (after its `layeradd`, which sets a map picture waiting).
+    let current = true
+    queueMicrotask(() => {
+      if (current) setOnMap(drawnLines)
+    })
+    return () => {
+      current = false
+      drawn.remove()
+    }
   }, [highlighter, drawnLines, canvas])
   // Fit once per set of lines, not on every state change (the slider would keep moving the map).
   useEffect(() => {
@@ -121,4 +141,5 @@ export function useEventCircuitMap(
     if (!fit || !highlighter || !box) return
     highlighter.fitBbox(box, { padding: 32, maxZoom: 12, measure: true })
   }, [fit, highlighter, lines])
+  return drawnLines !== null && onMap === drawnLines
 }

@@ -17,7 +17,7 @@ import {
   type ReportCell,
 } from '../events/eventsApi'
 import { eventTimeline } from '../events/eventTimeline'
-import { useCircuitLines, useEventCircuitMap } from '../events/useEventCircuitMap'
+import { useCircuitLinesLoad, useEventCircuitMap } from '../events/useEventCircuitMap'
 
 const TITLE = 'PSPS post-event report'
 
@@ -72,7 +72,7 @@ export function PspsReportSheet() {
 }
 
 function ReportBody({ event, report }: { event: PspsEventDetail; report: PspsReport }) {
-  const image = useMapImage()
+  const picture = useMapImage()
   const navigate = useNavigate()
   const [printedAt, setPrintedAt] = useState(() => Date.now())
   const [error, setError] = useState<string | null>(null)
@@ -86,9 +86,12 @@ function ReportBody({ event, report }: { event: PspsEventDetail; report: PspsRep
     () => event.circuits.filter((c) => c.periods.length > 0).map((c) => c.circuit),
     [event.circuits],
   )
-  const lines = useCircuitLines(deenergized)
+  const { lines, settled } = useCircuitLinesLoad(deenergized)
   const states = useMemo(() => new Map(deenergized.map((c) => [c, 'off' as CircuitState])), [deenergized])
-  useEventCircuitMap(lines, states, { fit: true, canvas: true })
+  const drawn = useEventCircuitMap(lines, states, { fit: true, canvas: true })
+  // The picture waits for the circuits: not ready (nor printable) until they are drawn on the map,
+  // unless their lines failed to load (then the map prints uncoloured).
+  const image = drawn || (settled && lines === null) ? picture : { ...picture, status: 'waiting' as const }
   const organization = appConfig.identity.organizationName
   const when = formatDate(printedAt)
   const numeric = report.columns.filter((c) => c.kind === 'number' && c.field !== 'period')
