@@ -85,6 +85,7 @@ export function fireConsequence(ctx: DemoContext, psps: readonly FeatureInput[])
         structures_impacted: structures,
         fire_consequence_score: round(Math.min(1, structures / 1000), 2),
         arrival_hours: 2,
+        consequence_computed: 'demo drawing, not computed (FIRE_RUNS=on computes it: docs/fire.md)',
       },
     }
   })

@@ -147,6 +147,10 @@ export async function machineRoutes(app: FastifyInstance, opts: { ctx: IdentityC
     {
       config: { auth: { permission: 'm2m_clients.update' } },
       schema: { querystring: noQuery, params: clientIdParams, body: emptyBody },
+      // A POST without a body (curl -X POST) means the same as `{}`.
+      preValidation: async (request) => {
+        request.body ??= {}
+      },
     },
     async (request, reply) => {
       const actor = sessionOf(request).memberId
