@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { identitySettings } from '../../src/server/identity/settings'
 import { appConfig } from '../../src/shared/config'
 import {
   launchBrowser,
@@ -185,5 +186,42 @@ describe('member administration', () => {
     expect(row).toContain('member.disabled')
     expect(row).toContain(server.admin.email)
     expect(row).toContain(invited.email)
+  })
+
+  it('creates a machine client whose secret is shown once and gets a token, and revoking it refuses the token', async () => {
+    await admin.goto(`${server.url}/Settings`)
+    const panel = '[data-testid="org-machine-clients"]'
+    await admin.waitForSelector(`${panel} h3:has-text("Machine clients")`)
+    await admin.fill('#org-machine-name', 'Nightly GIS export')
+    await admin.click(`${panel} button:has-text("Create machine client")`)
+    const clientId = (await admin.textContent('[data-testid="m2m-client-id"]')) ?? ''
+    const secret = (await admin.textContent('[data-testid="m2m-client-secret"]')) ?? ''
+    expect(clientId).toMatch(/^m2m-client-/)
+    await admin.waitForSelector(`${panel} tr:has-text("Nightly GIS export") >> text=active`)
+    const grant = () =>
+      fetch(`${server.url}/v1/public/${identitySettings.projectId}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_id: clientId,
+          client_secret: secret,
+          grant_type: 'client_credentials',
+        }),
+      })
+    const issued = await grant()
+    expect(issued.status).toBe(200)
+    const { access_token: token } = (await issued.json()) as { access_token: string }
+    const records = `${server.url}/api/data/buildings/records?limit=1`
+    expect((await fetch(records, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    // Shown once: gone after Done and after a reload.
+    await admin.click(`${panel} button:has-text("Done")`)
+    await admin.reload()
+    await admin.waitForSelector(`${panel} tr:has-text("Nightly GIS export")`)
+    expect(await admin.content()).not.toContain(secret)
+    await admin.click('button[aria-label="Revoke Nightly GIS export"]')
+    await admin.click('.bp6-alert button:has-text("Revoke")')
+    await admin.waitForSelector(`${panel} tr:has-text("Nightly GIS export") >> text=revoked`)
+    expect((await fetch(records, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
+    expect((await grant()).status).toBe(401)
   })
 })

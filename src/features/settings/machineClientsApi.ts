@@ -60,7 +60,8 @@ export function machineClientsApi(fetcher: Fetcher = authFetch) {
       return (
         (await requestJson(
           `/api/admin/m2m-clients/${encodeURIComponent(clientId)}`,
-          { method: 'DELETE' },
+          // authFetch always sends Content-Type: application/json, so the body is `{}`, not empty.
+          { method: 'DELETE', body: '{}' },
           fetcher,
         )) as { client: MachineClientView }
       ).client
