@@ -2,9 +2,9 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { layersConfig } from '../../shared/config'
 import { declareRoutes } from '../auth/routeAuth'
-import { badRequest, errorCodeOf, notFound } from '../http/httpErrors'
+import { errorCodeOf, notFound } from '../http/httpErrors'
 import { noQuery } from '../http/schemas'
-import { isValidTile, MAX_TILE_ZOOM, TILE_PARAMS_SCHEMA, type TileParams } from '../tiles/tileMath'
+import { MAX_TILE_ZOOM, TILE_PARAMS_SCHEMA, type TileParams } from '../tiles/tileMath'
 import { parseFeatureInfo, UnreadableInfo, type InfoAnswer, type InfoFeature } from './featureInfo'
 import { fetchUpstream, UpstreamFailure } from './fetchUpstream'
 import {
@@ -32,6 +32,7 @@ import {
   upstreamHeaders,
   type ExternalSource,
 } from './upstreamUrl'
+import { refuseTileAddress } from './tileAddress'
 
 export interface SourceRoutesOptions {
   /** The external sources served (default: the xyz and wms sources of config/layers.yaml). */
@@ -111,13 +112,8 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
       { schema: { params: TILE_PARAMS_SCHEMA, querystring: noQuery }, logLevel: 'warn' },
       async (request, reply) => {
         const { z, x, y } = request.params
-        if (!isValidTile(z, x, y)) {
-          const which = x >= 2 ** z ? 'x' : 'y'
-          return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
-        }
-        if (z < source.minzoom || z > source.maxzoom) {
-          return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
-        }
+        const refused = refuseTileAddress(reply, source, z, x, y)
+        if (refused) return refused
         return proxy(request, reply, cache, health, source, env, () => tileUrl(source, z, x, y, env))
       },
     )

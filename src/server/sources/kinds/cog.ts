@@ -11,12 +11,12 @@ import {
 import { colorRamp, type ColorRamp } from '../../../shared/colorRamp'
 import type { GridRaster } from '../../grids/gridRaster'
 import { encodePng, renderTilePixels, tileBounds } from '../../grids/renderTile'
-import { badRequest, notFound } from '../../http/httpErrors'
 import { noQuery } from '../../http/schemas'
-import { isValidTile, TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
+import { TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
 import type { InfoAnswer, InfoFeature } from '../featureInfo'
 import { UpstreamFailure } from '../fetchUpstream'
 import { archiveError, fetchFor, filledUrl, type KindContext } from './archive'
+import { refuseTileAddress } from '../tileAddress'
 
 /** EPSG codes of longitude/latitude systems read as they are (as our own GeoTIFF grids). */
 const GEOGRAPHIC = new Set([4326, 4269, 4258, 4283])
@@ -185,13 +185,8 @@ export function cogRoutes(app: FastifyInstance, ctx: KindContext, source: CogSou
     { schema: { params: TILE_PARAMS_SCHEMA, querystring: noQuery }, logLevel: 'warn' },
     async (request, reply) => {
       const { z, x, y } = request.params
-      if (!isValidTile(z, x, y)) {
-        const which = x >= 2 ** z ? 'x' : 'y'
-        return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
-      }
-      if (z < source.minzoom || z > source.maxzoom) {
-        return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
-      }
+      const refused = refuseTileAddress(reply, source, z, x, y)
+      if (refused) return refused
       try {
         const c = await cog()
         const box = tileBounds(z, x, y)

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { badRequest, errorCodeOf, notFound } from '../../http/httpErrors'
+import { badRequest, errorCodeOf } from '../../http/httpErrors'
 import { noQuery } from '../../http/schemas'
-import { isValidTile, TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
+import { TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
 import { UpstreamFailure } from '../fetchUpstream'
 import type { SourceCache } from '../sourceCache'
 import type { SourceHealth } from '../sourceHealth'
@@ -9,6 +9,7 @@ import { MissingVariable } from '../upstreamUrl'
 import { featureRecords, RecordsRequestError } from './featureRecords'
 import { featureTile } from './featureTiles'
 import type { FeatureSource } from './featureUpstream'
+import { refuseTileAddress } from '../tileAddress'
 
 /** Most records one page may ask for. */
 export const MAX_RECORDS_LIMIT = 1000
@@ -54,13 +55,8 @@ export function featureRoutes(
     const base = `/api/sources/${source.id}`
     const tile = async (request: FastifyRequest<{ Params: TileParams }>, reply: FastifyReply) => {
       const { z, x, y } = request.params
-      if (!isValidTile(z, x, y)) {
-        const which = x >= 2 ** z ? 'x' : 'y'
-        return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
-      }
-      if (z < source.minzoom || z > source.maxzoom) {
-        return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
-      }
+      const refused = refuseTileAddress(reply, source, z, x, y)
+      if (refused) return refused
       return guarded(request, reply, source, health, async () => {
         const built = await featureTile(source, env, cache, z, x, y)
         reply.header('Cache-Control', 'private, no-cache')

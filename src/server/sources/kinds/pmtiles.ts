@@ -12,11 +12,11 @@ import {
   type Source as PmtilesReader,
 } from 'pmtiles'
 import type { PmtilesSource } from '../../../shared/config'
-import { badRequest, notFound } from '../../http/httpErrors'
 import { noQuery } from '../../http/schemas'
-import { isValidTile, TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
+import { TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
 import { UpstreamFailure } from '../fetchUpstream'
 import { archiveError, fetchFor, filledUrl, type KindContext } from './archive'
+import { refuseTileAddress } from '../tileAddress'
 
 /** Tile bytes decompressed by Node's zlib (PMTiles stores tiles and directories gzip, brotli or plain). */
 async function decompress(buf: ArrayBuffer, compression: Compression): Promise<ArrayBuffer> {
@@ -145,13 +145,8 @@ export function pmtilesRoutes(app: FastifyInstance, ctx: KindContext, source: Pm
     { schema: { params: TILE_PARAMS_SCHEMA, querystring: noQuery }, logLevel: 'warn' },
     async (request, reply) => {
       const { z, x, y } = request.params
-      if (!isValidTile(z, x, y)) {
-        const which = x >= 2 ** z ? 'x' : 'y'
-        return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
-      }
-      if (z < source.minzoom || z > source.maxzoom) {
-        return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
-      }
+      const refused = refuseTileAddress(reply, source, z, x, y)
+      if (refused) return refused
       try {
         const header = await archive.getHeader()
         const type = TILE_TYPES[header.tileType]

@@ -1,11 +1,11 @@
 import { gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import type { TilejsonSource } from '../../../shared/config'
-import { badRequest, notFound } from '../../http/httpErrors'
 import { noQuery } from '../../http/schemas'
-import { isValidTile, TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
+import { TILE_PARAMS_SCHEMA, type TileParams } from '../../tiles/tileMath'
 import { UpstreamFailure } from '../fetchUpstream'
 import { archiveError, fetchFor, filledUrl, type KindContext } from './archive'
+import { refuseTileAddress } from '../tileAddress'
 
 /** What we read of a TileJSON document (or of a direct template: the template alone). */
 export interface TileSet {
@@ -72,13 +72,8 @@ export function tilejsonRoutes(app: FastifyInstance, ctx: KindContext, source: T
     { schema: { params: TILE_PARAMS_SCHEMA, querystring: noQuery }, logLevel: 'warn' },
     async (request, reply) => {
       const { z, x, y } = request.params
-      if (!isValidTile(z, x, y)) {
-        const which = x >= 2 ** z ? 'x' : 'y'
-        return badRequest(reply, which, `${which} must be below ${2 ** z} at zoom ${z}`)
-      }
-      if (z < source.minzoom || z > source.maxzoom) {
-        return notFound(reply, `${source.id} has tiles for zooms ${source.minzoom}-${source.maxzoom} only`)
-      }
+      const refused = refuseTileAddress(reply, source, z, x, y)
+      if (refused) return refused
       try {
         const set = await tileSet()
         const url = new URL(
