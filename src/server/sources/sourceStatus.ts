@@ -8,12 +8,26 @@ export interface SourceStatus extends SourceState {
   readonly kind: string
   /** The upstream host (host:port) — no path, query or user info; null when read from a file or unset. */
   readonly host: string | null
+  /**
+   * False while a `${NAME}` placeholder of the source's `url` (or `file`) is unset on the server: the
+   * source is switched off, and the app hides the layers drawn from it (docs/external-layers.md).
+   */
+  readonly configured: boolean
 }
 
 interface Listed {
   readonly id: string
   readonly type: string
   readonly url?: string
+  readonly file?: string
+}
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+
+/** Whether every `${NAME}` of the source's url / file is set (non-empty) in `env`. */
+export function isConfigured(source: Listed, env: NodeJS.ProcessEnv): boolean {
+  const text = `${source.url ?? ''} ${source.file ?? ''}`
+  return [...text.matchAll(PLACEHOLDER)].every(([, name]) => (env[name!] ?? '') !== '')
 }
 
 function hostOf(source: Listed, env: NodeJS.ProcessEnv): string | null {
@@ -27,7 +41,8 @@ function hostOf(source: Listed, env: NodeJS.ProcessEnv): string | null {
 
 /**
  * `GET /api/sources/status`: every external source's kind, host and last known state (ok,
- * unavailable with the reason, or unknown before its first request); a source not heard from lately is probed first. The map polls it to show a
+ * unavailable with the reason, or unknown before its first request) and whether it is configured
+ * (its url's `${NAME}` set); a source not heard from lately is probed first. The map polls it to show a
  * source as unavailable and to clear that when the upstream answers again. Session check.
  */
 export function sourceStatusRoute(
@@ -59,6 +74,7 @@ export function sourceStatusRoute(
         ...health.state(s.id),
         kind: s.type,
         host: hostOf(s, env),
+        configured: isConfigured(s, env),
       }))
       return reply.header('Cache-Control', 'no-store').send({ sources: list })
     },
