@@ -1,7 +1,43 @@
-import type { FeedStorage, SuccessfulFeedRun } from './AppStore'
 import type Database from 'better-sqlite3'
 import type { FeedRow } from '../feeds/feedRow'
 import type { RunSummary } from '../feeds/feedTypes'
+import type { Awaitable } from './Awaitable'
+
+/** What a successful feed run records beside its rows: where from, when, its summary and validators. */
+export interface SuccessfulFeedRun {
+  source: string
+  at: string
+  summary: RunSummary
+  etag: string | null
+  lastModified: string | null
+}
+
+/** Live feeds' records and freshness (migration 100). */
+export interface FeedStorage {
+  /** The feed's current records (empty before its first successful run). */
+  rows(feed: string, fields: readonly string[]): Awaitable<FeedRow[]>
+  status(feed: string): Awaitable<FeedStatus | null>
+  allStatus(): Awaitable<FeedStatus[]>
+  /** A successful run: the feed's records replaced, freshness and validators updated (one transaction). */
+  saveRun(
+    feed: string,
+    dataset: string,
+    rows: readonly FeedRow[],
+    fields: readonly string[],
+    run: SuccessfulFeedRun,
+  ): Awaitable<void>
+  /** A run that changed nothing (304 Not Modified): it still counts as a successful check. */
+  saveNotModified(feed: string, dataset: string, at: string): Awaitable<void>
+  /** A failed run: the error is recorded, the data and the validators stay as they were. */
+  saveFailure(
+    feed: string,
+    dataset: string,
+    source: string,
+    at: string,
+    error: string,
+    summary: RunSummary | null,
+  ): Awaitable<void>
+}
 
 /** A feed's freshness as GET /api/feeds reports it. */
 export interface FeedStatus {

@@ -1,7 +1,19 @@
-import type { GridStorage } from './AppStore'
 import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import type { GridRaster } from '../grids/gridRaster'
+import type { Awaitable } from './Awaitable'
+
+/** Gridded fields (forecast hours of a raster), migrations 040/041. */
+export interface GridStorage {
+  /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
+  replaceGrid(id: string, hours: readonly GridRaster[], source: string): Awaitable<string>
+  /** One hour of a grid, or undefined when not stored. */
+  grid(id: string, hour?: number): Awaitable<StoredGrid | undefined>
+  /** The version of a grid (all hours share it), or undefined when not stored. */
+  version(id: string): Awaitable<string | undefined>
+  list(): Awaitable<GridSummary[]>
+  deleteGrid(id: string): Awaitable<void>
+}
 
 /** A stored grid hour: the raster plus its content version. */
 export interface StoredGrid extends GridRaster {

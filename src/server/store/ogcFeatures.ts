@@ -1,7 +1,21 @@
-import type { OgcFeatureStorage } from './AppStore'
 import type Database from 'better-sqlite3'
 import type { DatasetDef } from './catalog'
+import type { Awaitable } from './Awaitable'
 import { fieldColumn, tableNames } from './datasetTables'
+
+/** Features with geometry by id, and per-row extents, for the OGC API and exports. */
+export interface OgcFeatureStorage {
+  /** Geometry blobs of `ids` (missing ids are absent from the map). */
+  geometries(d: DatasetDef, ids: readonly number[]): Awaitable<Map<number, Uint8Array>>
+  /** Whole rows of `ids`, in the order of `ids`. */
+  rows(d: DatasetDef, ids: readonly number[]): Awaitable<OgcFeatureRow[]>
+  /** Every id of the dataset, in id order. */
+  allIds(d: DatasetDef): Awaitable<number[]>
+  /** Ids (id order) of the rows whose fields pass `keep` (the fallback while a column index is built). */
+  scanIds(d: DatasetDef, fields: readonly string[], keep: (values: unknown[]) => boolean): Awaitable<number[]>
+  /** The extents of the dataset's current version (read once per version, then kept). */
+  extents(d: DatasetDef, version: number): Awaitable<DatasetExtents>
+}
 
 /** One stored feature for the OGC API and exports: geometry blob (geometryCodec) and raw field values. */
 export interface OgcFeatureRow {
