@@ -140,7 +140,7 @@ const RESERVED_WMS = new Set(['service', 'request', 'version', 'layers', 'styles
 /** Another server's source (xyz, wms): env placeholders well formed, no GetMap parameter given twice. */
 function checkExternalSource(ix: CatalogueIndex, src: XyzSource | WmsSource | WmtsSource | ArcgisMapServerSource | FeatureSourceKinds, at: (string | number)[]): void {
   const texts: [(string | number)[], string][] = [[[...at, 'url'], src.url]]
-  if (src.type === 'arcgis-mapserver') {
+  if (src.type === 'arcgis-mapserver' || src.type === 'arcgis-featureserver') {
     if (src.token !== undefined) texts.push([[...at, 'token'], src.token])
     for (const k of ['url', 'username', 'password'] as const) if (src.tokenExchange) texts.push([[...at, 'tokenExchange', k], src.tokenExchange[k]])
     if (src.token !== undefined && src.tokenExchange) ix.ctx.report(L, [...at, 'token'], `give either 'token' or 'tokenExchange', not both`)

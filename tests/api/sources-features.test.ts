@@ -24,6 +24,9 @@ const props = (f: Feature) => f.properties as Props
 const points = fixture.features.filter((f) => f.geometry.type === 'Point')
 
 let koop: TestKoop
+/** Koop behind ArcGIS token security (generateToken, 498 without a valid token). */
+let secured: TestKoop
+const SECURED_PASSWORD = 'pw-koop-secret-77'
 let files: http.Server
 let fileHits = 0
 let t: TestApp
@@ -46,6 +49,7 @@ function featureServer(id: string, extra: Partial<FeatureSource> = {}): FeatureS
 
 beforeAll(async () => {
   koop = await startKoop({ assets: FIXTURE })
+  secured = await startKoop({ assets: FIXTURE }, { secured: { username: 'gis', password: SECURED_PASSWORD } })
   ogc = await seededApp({ buildings: 50 })
   ogcBase = await ogc.app.listen({ port: 0, host: '127.0.0.1' })
   files = http.createServer((req, res) => {
@@ -63,6 +67,11 @@ beforeAll(async () => {
     featureServer('assets_open', { where: "status = 'open'", outFields: 'asset_id,status' }),
     featureServer('assets_private', { allowPrivateNetwork: undefined }),
     featureServer('assets_missing', { url: koop.layerUrl('no_such_file') }),
+    featureServer('assets_secured', {
+      url: secured.layerUrl('assets'),
+      tokenExchange: { url: secured.tokenUrl, username: '${H12_USER}', password: '${H12_PASSWORD}' },
+    }),
+    featureServer('assets_static', { url: secured.layerUrl('assets'), token: '${H12_TOKEN}' }),
     {
       id: 'ci_ogc',
       type: 'ogc-features',
@@ -91,7 +100,11 @@ beforeAll(async () => {
     demo: true,
     store,
     verifier: testVerifier,
-    sources: { sources: [], featureSources },
+    sources: {
+      sources: [],
+      featureSources,
+      env: { H12_USER: 'gis', H12_PASSWORD: SECURED_PASSWORD, H12_TOKEN: 'static-stale-token' },
+    },
   })
   t = testApp(app, store, dataDir)
 }, 60_000)
@@ -99,6 +112,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close()
   await koop?.close()
+  await secured?.close()
   await ogc?.close()
   files?.closeAllConnections()
   await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()))
@@ -234,6 +248,67 @@ describe('arcgis-featureserver as vector tiles (Koop)', () => {
     const of = (id: string) => status.sources.find((x) => x.id === id)
     expect(of('assets_missing')).toMatchObject({ state: 'unavailable', message: missing.json().message })
     expect(of('assets_fs')).toMatchObject({ state: 'ok' })
+  })
+})
+
+describe('arcgis-featureserver behind ArcGIS token security (Koop + generateToken)', () => {
+  const tile = tileOf(-120.5, 38.5, 9)
+  const exchanged = () => secured.exchanges.length
+  const tokensSent = () => [
+    ...new Set(secured.seen.map((u) => u.searchParams.get('token')).filter((t) => t !== null)),
+  ]
+  /** Nothing of the credentials in what the browser gets: status, headers and body. */
+  const leaksNothing = (res: { headers: object; body: string }) => {
+    const seen = JSON.stringify(res.headers) + res.body
+    expect(seen).not.toContain(SECURED_PASSWORD)
+    for (const token of tokensSent()) expect(seen).not.toContain(token)
+    expect(seen).not.toMatch(/koop-token|static-stale-token/)
+  }
+
+  it('exchanges a token once (POST, credentials from env), sends it on every query, renews it after a 498', async () => {
+    secured.reset()
+    const before = exchanged()
+    const res = await get(`/api/sources/assets_secured/tiles/${tile.join('/')}`)
+    expect(res.statusCode).toBe(200)
+    expect(pointIds(decode(res.rawPayload, 'assets_secured'))).toEqual(ids(pointsIn(tile).map(props)))
+    expect(exchanged()).toBe(before + 1)
+    const form = secured.exchanges.at(-1)!
+    expect(form.get('username')).toBe('gis')
+    expect(form.get('password')).toBe(SECURED_PASSWORD)
+    // The credentials travel in the POST body, never in a URL.
+    const exchange = secured.seen.find((u) => u.pathname.endsWith('/generateToken'))!
+    expect(exchange.search).toBe('')
+    const upstream = secured.seen.filter((u) => u.pathname.includes('/FeatureServer/'))
+    expect(upstream.length).toBeGreaterThan(1) // layer JSON + query
+    expect(upstream.every((u) => /^koop-token-/.test(u.searchParams.get('token') ?? ''))).toBe(true)
+    leaksNothing(res)
+    // Records reuse the same token.
+    const records = await get('/api/sources/assets_secured/records?limit=3')
+    expect(records.statusCode).toBe(200)
+    expect(records.json().total).toBe(fixture.features.length)
+    expect(exchanged()).toBe(before + 1)
+    leaksNothing(records)
+    // The server forgets the token: 498, one new exchange, and the answer still comes.
+    secured.revokeToken()
+    const after = await get('/api/sources/assets_secured/records?limit=4')
+    expect(after.statusCode).toBe(200)
+    expect(after.json().records).toHaveLength(4)
+    expect(exchanged()).toBe(before + 2)
+    leaksNothing(after)
+    const status = await get('/api/sources/status')
+    expect(status.json().sources.find((x: { id: string }) => x.id === 'assets_secured')).toMatchObject({
+      state: 'ok',
+    })
+    leaksNothing(status)
+  })
+
+  it('a static token the server refuses is a 502 JSON naming the refusal, never the token', async () => {
+    const res = await get(`/api/sources/assets_static/tiles/${tile.join('/')}`)
+    expect(res.statusCode).toBe(502)
+    expect(res.json()).toMatchObject({ error: 'bad_gateway', source: 'assets_static' })
+    expect(res.json().message).toMatch(/498.*Invalid token/)
+    expect(secured.seen.at(-1)!.searchParams.get('token')).toBe('static-stale-token')
+    leaksNothing(res)
   })
 })
 

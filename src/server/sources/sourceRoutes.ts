@@ -11,10 +11,9 @@ import {
   arcgisIdentifyUrl,
   arcgisLegendEntries,
   arcgisLegendUrl,
-  dropArcgisToken,
-  isTokenRefusal,
   type ArcgisLegendEntry,
 } from './kinds/arcgisMapServer'
+import { dropArcgisToken, isTokenRefusal } from './kinds/arcgisToken'
 import { featureRoutes } from './kinds/featureRoutes'
 import { isFeatureSource, type FeatureSource } from './kinds/featureUpstream'
 import { archiveProbe, archiveRoutes } from './kinds/archiveRoutes'

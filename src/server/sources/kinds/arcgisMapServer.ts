@@ -1,6 +1,7 @@
 import type { ArcgisMapServerSource } from '../../../shared/config'
-import { fetchUpstream, UpstreamFailure, type UpstreamAnswer } from '../fetchUpstream'
-import { allowedHost, fillEnv, tileBbox3857, tilePixel, upstreamHeaders } from '../upstreamUrl'
+import { UpstreamFailure, type UpstreamAnswer } from '../fetchUpstream'
+import { fillEnv, tileBbox3857, tilePixel } from '../upstreamUrl'
+import { dropArcgisToken, isTokenRefusal, withArcgisToken } from './arcgisToken'
 import { fetchDocument, Memo } from './upstreamDocument'
 
 /** What our tiles need of an ArcGIS MapServer service (from its service JSON). */
@@ -50,81 +51,9 @@ export function cacheLevels(
 const serviceUrl = (source: ArcgisMapServerSource, env: NodeJS.ProcessEnv): string =>
   fillEnv(source.url, env, true).replace(/\/+$/, '')
 
-/** ArcGIS's answer to a refused token: HTTP 498/499, or a JSON error with code 498/499. */
-export function isTokenRefusal(answer: { status: number; body: Buffer }): boolean {
-  if (answer.status === 498 || answer.status === 499) return true
-  if (answer.body.length > 2000 || answer.body[0] !== 0x7b) return false
-  try {
-    const code = (JSON.parse(answer.body.toString('utf8')) as ServiceJson).error?.code
-    return code === 498 || code === 499
-  } catch {
-    return false
-  }
-}
-
-/** Tokens from generateToken, per source, kept until a minute before they expire. */
-const tokens = new Memo<{ token: string; expires: number }>(86_400_000, 30_000)
-
-/** The source's token: the static one, a fresh/cached generateToken one, or none. */
-export async function arcgisToken(
-  source: ArcgisMapServerSource,
-  env: NodeJS.ProcessEnv,
-): Promise<string | null> {
-  if (source.token !== undefined) return fillEnv(source.token, env, false)
-  const ex = source.tokenExchange
-  if (!ex) return null
-  const key = source.id
-  const got = await tokens.get(key, async () => {
-    const url = new URL(fillEnv(ex.url, env, true))
-    if (url.host !== allowedHost(source, env))
-      throw new UpstreamFailure(502, `generateToken host ${url.host} is not the service's host`)
-    const answer = await fetchUpstream({
-      url,
-      allowedHost: url.host,
-      headers: upstreamHeaders(source, env),
-      timeoutMs: source.timeoutMs ?? 10_000,
-      maxBytes: 100_000,
-      allowPrivateNetwork: source.allowPrivateNetwork === true,
-      form: {
-        username: fillEnv(ex.username, env, false),
-        password: fillEnv(ex.password, env, false),
-        client: 'requestip',
-        expiration: String(ex.expirationMinutes ?? 60),
-        f: 'json',
-      },
-    })
-    let body: { token?: unknown; expires?: unknown; error?: { message?: string } }
-    try {
-      body = JSON.parse(answer.body.toString('utf8')) as typeof body
-    } catch {
-      throw new UpstreamFailure(502, `generateToken answered HTTP ${answer.status}, not JSON`)
-    }
-    if (typeof body.token !== 'string')
-      throw new UpstreamFailure(
-        502,
-        `generateToken refused: ${body.error?.message ?? 'no token in the answer'}`,
-      )
-    const expires =
-      typeof body.expires === 'number' ? body.expires : Date.now() + (ex.expirationMinutes ?? 60) * 60_000
-    return { token: body.token, expires }
-  })
-  if (got.expires - 60_000 <= Date.now()) {
-    tokens.drop(key)
-    return arcgisToken(source, env)
-  }
-  return got.token
-}
-
-/** Forgets the source's exchanged token (the server answered 498/499): the next request gets a new one. */
-export function dropArcgisToken(source: ArcgisMapServerSource): void {
-  tokens.drop(source.id)
-}
-
 async function withToken(url: URL, source: ArcgisMapServerSource, env: NodeJS.ProcessEnv): Promise<URL> {
   for (const [k, v] of Object.entries(source.query ?? {})) url.searchParams.set(k, fillEnv(v, env, false))
-  const token = await arcgisToken(source, env)
-  if (token !== null) url.searchParams.set('token', token)
-  return url
+  return withArcgisToken(url, source, env)
 }
 
 /** The service JSON (…/MapServer?f=json), fetched once an hour per source. */

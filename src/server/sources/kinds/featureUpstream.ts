@@ -1,7 +1,8 @@
 import type { ArcgisFeatureServerSource, GeojsonSource, OgcFeaturesSource } from '../../../shared/config'
 import { fetchUpstream, UpstreamFailure } from '../fetchUpstream'
-import type { SourceCache } from '../sourceCache'
+import type { CachedAnswer, SourceCache } from '../sourceCache'
 import { fillEnv } from '../upstreamUrl'
+import { dropArcgisToken, isTokenRefusal, withArcgisToken } from './arcgisToken'
 
 /** Another server's features, cut by our server into vector tiles (and, but geojson, records). */
 export type FeatureSource = ArcgisFeatureServerSource | OgcFeaturesSource | GeojsonSource
@@ -46,16 +47,27 @@ export async function upstreamJson(
   const allowedHost = baseUrl(source, env).host
   const headers: Record<string, string> = { accept: 'application/geo+json, application/json;q=0.9' }
   for (const [k, v] of Object.entries(source.headers ?? {})) headers[k] = fillEnv(v, env, false)
-  const { answer } = await cache.get(`${source.id} ${url.href}`, (conditional) =>
-    fetchUpstream({
-      url,
-      allowedHost,
-      headers: { ...headers, ...conditional },
-      timeoutMs: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxBytes: source.maxBytes ?? DEFAULT_MAX_BYTES,
-      allowPrivateNetwork: source.allowPrivateNetwork === true,
-    }),
-  )
+  const secured = source.type === 'arcgis-featureserver' ? source : null
+  let answer: CachedAnswer
+  for (let attempt = 0; ; attempt++) {
+    // An ArcGIS token rides in the URL (so in the cache key: a renewed token never meets an old answer).
+    const asked = secured ? await withArcgisToken(new URL(url), secured, env) : url
+    answer = (
+      await cache.get(`${source.id} ${asked.href}`, (conditional) =>
+        fetchUpstream({
+          url: asked,
+          allowedHost,
+          headers: { ...headers, ...conditional },
+          timeoutMs: source.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxBytes: source.maxBytes ?? DEFAULT_MAX_BYTES,
+          allowPrivateNetwork: source.allowPrivateNetwork === true,
+        }),
+      )
+    ).answer
+    // A token the server no longer takes (498/499): a new one from generateToken, once.
+    if (!secured?.tokenExchange || attempt > 0 || !isTokenRefusal(answer)) break
+    dropArcgisToken(secured)
+  }
   if (answer.status !== 200) throw new UpstreamFailure(502, `upstream answered HTTP ${answer.status}`)
   let json: unknown = parsed.get(answer.body)
   if (json === undefined) {
