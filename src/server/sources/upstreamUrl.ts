@@ -13,8 +13,14 @@ export function isExternalSource(s: { readonly type: string }): s is ExternalSou
 /** A `${NAME}` placeholder whose environment variable is not set (the source is misconfigured). */
 export class MissingVariable extends Error {}
 
-/** Fills `${NAME}` from the environment (URL-encoded when `encode`); throws MissingVariable. */
+const WHOLE_PLACEHOLDER = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/
+
+/**
+ * Fills `${NAME}` from the environment (URL-encoded when `encode`, except a text that is one
+ * placeholder: `url: '${WMS_URL}'` is the whole URL as the variable says); throws MissingVariable.
+ */
 export function fillEnv(text: string, env: NodeJS.ProcessEnv, encode: boolean): string {
+  if (WHOLE_PLACEHOLDER.test(text)) encode = false
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, name: string) => {
     const v = env[name]
     if (v === undefined || v === '')
