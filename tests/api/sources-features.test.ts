@@ -149,6 +149,29 @@ const ids = (rows: readonly Props[]) => rows.map((r) => String(r.asset_id)).sort
 const pointIds = (rows: readonly Props[]) => ids(rows.filter((r) => String(r.asset_id).startsWith('P-')))
 const queries = () => koop.seen.filter((u) => u.pathname.endsWith('/FeatureServer/0/query'))
 
+describe('feature sources are probed for the status route', () => {
+  it('before any layer is opened, /api/sources/status is right: each source asked once, answering or not', async () => {
+    koop.reset()
+    fileHits = 0
+    const status = await get('/api/sources/status')
+    expect(status.statusCode).toBe(200)
+    const of = (id: string) =>
+      (status.json().sources as { id: string; state: string; message?: string }[]).find((x) => x.id === id)
+    for (const id of ['assets_fs', 'assets_open', 'assets_secured', 'ci_ogc', 'assets_geojson'])
+      expect(of(id), id).toMatchObject({ state: 'ok' })
+    expect(of('assets_missing')).toMatchObject({ state: 'unavailable' })
+    expect(of('assets_private')!.message).toMatch(/loopback address/)
+    expect(of('assets_static')!.message).toMatch(/498/)
+    // The FeatureServer probe is the layer JSON (f=json), not a query.
+    expect(
+      koop.seen.some((u) => u.pathname.endsWith('/FeatureServer/0') && u.searchParams.get('f') === 'json'),
+    ).toBe(true)
+    expect(queries()).toHaveLength(0)
+    // A GeoJSON source's probe reads the document (which the tiles then use): once.
+    expect(fileHits).toBe(1)
+  })
+})
+
 describe('arcgis-featureserver as vector tiles (Koop)', () => {
   const tile = tileOf(-120.5, 38.5, 9)
 
@@ -267,6 +290,8 @@ describe('arcgis-featureserver behind ArcGIS token security (Koop + generateToke
 
   it('exchanges a token once (POST, credentials from env), sends it on every query, renews it after a 498', async () => {
     secured.reset()
+    // Whatever token our server holds now (the status probe may have got one), the server drops it.
+    secured.revokeToken()
     const before = exchanged()
     const res = await get(`/api/sources/assets_secured/tiles/${tile.join('/')}`)
     expect(res.statusCode).toBe(200)
@@ -413,7 +438,7 @@ describe('arcgis-featureserver records for attribute tables', () => {
 
 describe('geojson as vector tiles', () => {
   it('reads the file once (cached as the upstream allows) and cuts every tile from it', async () => {
-    fileHits = 0
+    // Read once in all: by the status probe above (then kept, max-age=60), or by the first tile.
     const tile = tileOf(-120.5, 38.5, 9)
     const res = await get(`/api/sources/assets_geojson/tiles/${tile.join('/')}`)
     expect(res.statusCode).toBe(200)

@@ -14,7 +14,7 @@ import {
   type ArcgisLegendEntry,
 } from './kinds/arcgisMapServer'
 import { dropArcgisToken, isTokenRefusal } from './kinds/arcgisToken'
-import { featureRoutes } from './kinds/featureRoutes'
+import { featureProbe, featureRoutes } from './kinds/featureRoutes'
 import { isFeatureSource, type FeatureSource } from './kinds/featureUpstream'
 import { archiveProbe, archiveRoutes } from './kinds/archiveRoutes'
 import { isArchiveSource, type ArchiveSource } from './kinds/archive'
@@ -96,12 +96,13 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
   const archiveDir = opts.archiveDir ?? env.EMBERLINE_ARCHIVE_DIR ?? join(env.DATA_DIR ?? './var', 'archives')
   archiveRoutes(app, { cache, health, env, archiveDir }, archives)
   const ctx = { cache, health, env, archiveDir }
-  const probes = new Map(
-    archives.flatMap((s) => {
+  const probes = new Map([
+    ...archives.flatMap((s) => {
       const probe = archiveProbe(ctx, s)
       return probe ? [[s.id, probe] as const] : []
     }),
-  )
+    ...featureSources.map((s) => [s.id, featureProbe(s, env, cache, health)] as const),
+  ])
   const probeAfterMs = Number(env.EMBERLINE_SOURCE_PROBE_MS ?? 15_000)
   sourceStatusRoute(app, health, [...sources, ...archives, ...featureSources], env, probes, probeAfterMs)
   for (const source of sources) {
@@ -116,47 +117,37 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
         return proxy(request, reply, cache, health, source, env, () => tileUrl(source, z, x, y, env))
       },
     )
-    if (source.type === 'arcgis-mapserver') {
-      app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) => {
-        const result = await fetchCached(request, reply, cache, health, source, env, () =>
-          arcgisLegendUrl(source, env),
+    if (source.type !== 'arcgis-mapserver' && source.type !== 'wms') continue
+    // The legend: WMS GetLegendGraphic as an image; the ArcGIS legend JSON as our entries.
+    app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) => {
+      if (source.type === 'wms')
+        return proxy(request, reply, cache, health, source, env, () => legendUrl(source, env))
+      const result = await fetchCached(request, reply, cache, health, source, env, () =>
+        arcgisLegendUrl(source, env),
+      )
+      if (!('answer' in result)) return result
+      let entries: ArcgisLegendEntry[]
+      try {
+        entries = arcgisLegendEntries(result.answer, source.layers)
+      } catch (e) {
+        if (e instanceof UpstreamFailure) return upstreamError(request, reply, source, 502, e.message)
+        throw e
+      }
+      return reply.header('Cache-Control', 'private, max-age=300').send({ source: source.id, entries })
+    })
+    // The popup: WMS GetFeatureInfo or ArcGIS identify at the clicked point, as our JSON.
+    app.get<{ Querystring: InfoQuery }>(
+      `${base}/info`,
+      { schema: { querystring: infoQuery } },
+      async (request, reply) => {
+        const { lon, lat, z } = request.query
+        return info(request, reply, cache, health, source, env, () =>
+          source.type === 'wms'
+            ? featureInfoUrl(source, lon, lat, z, env)
+            : arcgisIdentifyUrl(source, lon, lat, z, env),
         )
-        if (!('answer' in result)) return result
-        let entries: ArcgisLegendEntry[]
-        try {
-          entries = arcgisLegendEntries(result.answer, source.layers)
-        } catch (e) {
-          if (e instanceof UpstreamFailure) return upstreamError(request, reply, source, 502, e.message)
-          throw e
-        }
-        return reply.header('Cache-Control', 'private, max-age=300').send({ source: source.id, entries })
-      })
-      app.get<{ Querystring: InfoQuery }>(
-        `${base}/info`,
-        { schema: { querystring: infoQuery } },
-        async (request, reply) => {
-          const { lon, lat, z } = request.query
-          return info(request, reply, cache, health, source, env, () =>
-            arcgisIdentifyUrl(source, lon, lat, z, env),
-          )
-        },
-      )
-    }
-    if (source.type === 'wms') {
-      app.get(`${base}/legend`, { schema: { querystring: noQuery } }, async (request, reply) =>
-        proxy(request, reply, cache, health, source, env, () => legendUrl(source, env)),
-      )
-      app.get<{ Querystring: InfoQuery }>(
-        `${base}/info`,
-        { schema: { querystring: infoQuery } },
-        async (request, reply) => {
-          const { lon, lat, z } = request.query
-          return info(request, reply, cache, health, source, env, () =>
-            featureInfoUrl(source, lon, lat, z, env),
-          )
-        },
-      )
-    }
+      },
+    )
   }
 }
 

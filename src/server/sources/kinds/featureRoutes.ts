@@ -7,8 +7,8 @@ import type { SourceCache } from '../sourceCache'
 import type { SourceHealth } from '../sourceHealth'
 import { MissingVariable } from '../upstreamUrl'
 import { featureRecords, RecordsRequestError } from './featureRecords'
-import { featureTile } from './featureTiles'
-import type { FeatureSource } from './featureUpstream'
+import { arcgisLayerInfo, featureTile } from './featureTiles'
+import { baseUrl, upstreamJson, type FeatureSource } from './featureUpstream'
 import { refuseTileAddress } from '../tileAddress'
 
 /** Most records one page may ask for. */
@@ -83,6 +83,31 @@ export function featureRoutes(
           return page
         }),
     )
+  }
+}
+
+/**
+ * A cheap upstream request that tells whether a feature source answers, its outcome recorded in the
+ * health record as a tile's would be: the layer JSON of a FeatureServer (`?f=json`), the collection
+ * document of an OGC API, the GeoJSON document itself (then cached for the tiles, as the upstream allows).
+ */
+export function featureProbe(
+  source: FeatureSource,
+  env: NodeJS.ProcessEnv,
+  cache: SourceCache,
+  health: SourceHealth,
+): () => Promise<unknown> {
+  return async () => {
+    try {
+      if (source.type === 'arcgis-featureserver') await arcgisLayerInfo(source, env, cache)
+      else await upstreamJson(source, env, cache, baseUrl(source, env))
+      health.succeeded(source.id)
+    } catch (e) {
+      health.failed(
+        source.id,
+        e instanceof UpstreamFailure || e instanceof MissingVariable ? e.message : String(e),
+      )
+    }
   }
 }
 
