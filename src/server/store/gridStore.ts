@@ -3,10 +3,21 @@ import type Database from 'better-sqlite3'
 import type { GridRaster } from '../grids/gridRaster'
 import type { Awaitable } from './Awaitable'
 
-/** Gridded fields (forecast hours of a raster), migrations 040/041. */
+/** When a grid's values hold: the model run and each stored hour's valid time (ISO 8601). */
+export interface GridTimes {
+  /** The reference (model run) time; null when the source does not say. */
+  readonly refTime: string | null
+  /** The valid time of hour n at n; empty when the source gives none. */
+  readonly validTimes: readonly string[]
+}
+
+/** Gridded fields (forecast hours of a raster), migrations 040/041/042. */
 export interface GridStorage {
-  /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
-  replaceGrid(id: string, hours: readonly GridRaster[], source: string): Awaitable<string>
+  /**
+   * Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version.
+   * `source` (a file name or URL) and `times` are recorded with it (no times: none recorded).
+   */
+  replaceGrid(id: string, hours: readonly GridRaster[], source: string, times?: GridTimes): Awaitable<string>
   /** One hour of a grid, or undefined when not stored. */
   grid(id: string, hour?: number): Awaitable<StoredGrid | undefined>
   /** The version of a grid (all hours share it), or undefined when not stored. */
@@ -22,7 +33,7 @@ export interface StoredGrid extends GridRaster {
   readonly version: string
 }
 
-/** What is stored for a grid id: its hours and version (for ETags). */
+/** What is stored for a grid id: its hours and version (for ETags), source and times. */
 export interface GridSummary {
   id: string
   hours: number
@@ -30,6 +41,27 @@ export interface GridSummary {
   ny: number
   version: string
   source: string
+  refTime: string | null
+  validTimes: string[]
+}
+
+/** A `grid_meta` row of `list()` as read (both stores): valid_times is a JSON array. */
+export interface GridSummaryRow extends Omit<GridSummary, 'refTime' | 'validTimes'> {
+  ref_time: string | null
+  valid_times: string | null
+}
+
+/** A listed row with its times decoded (both stores). */
+export function gridSummary(row: GridSummaryRow): GridSummary {
+  const { ref_time, valid_times, ...rest } = row
+  let validTimes: string[] = []
+  try {
+    const parsed: unknown = JSON.parse(valid_times ?? '[]')
+    if (Array.isArray(parsed)) validTimes = parsed.map(String)
+  } catch {
+    validTimes = []
+  }
+  return { ...rest, refTime: ref_time ?? null, validTimes }
 }
 
 /** A `grids` row as read (both stores). */
@@ -67,7 +99,7 @@ export class GridStore implements GridStorage {
   }
 
   /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
-  replaceGrid(id: string, hours: readonly GridRaster[], source: string): string {
+  replaceGrid(id: string, hours: readonly GridRaster[], source: string, times?: GridTimes): string {
     if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
     const version = gridVersion(hours)
     const insert = this.db.prepare(
@@ -76,8 +108,17 @@ export class GridStore implements GridStorage {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM grids WHERE id = ?').run(id)
       this.db
-        .prepare('INSERT OR REPLACE INTO grid_meta (id, version, hours, source) VALUES (?, ?, ?, ?)')
-        .run(id, version, hours.length, source)
+        .prepare(
+          'INSERT OR REPLACE INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          id,
+          version,
+          hours.length,
+          source,
+          times?.refTime ?? null,
+          JSON.stringify(times?.validTimes ?? []),
+        )
       hours.forEach((g, hour) => {
         if (g.data.length !== g.nx * g.ny)
           throw new Error(`grid ${id} hour ${hour}: ${g.data.length} values for ${g.nx}×${g.ny}`)
@@ -105,13 +146,16 @@ export class GridStore implements GridStorage {
   }
 
   list(): GridSummary[] {
-    return this.db
-      .prepare(
-        `SELECT m.id, m.hours, (SELECT nx FROM grids g WHERE g.id = m.id AND g.hour = 0) AS nx,
-           (SELECT ny FROM grids g WHERE g.id = m.id AND g.hour = 0) AS ny, m.version, m.source
+    return (
+      this.db
+        .prepare(
+          `SELECT m.id, m.hours, (SELECT nx FROM grids g WHERE g.id = m.id AND g.hour = 0) AS nx,
+           (SELECT ny FROM grids g WHERE g.id = m.id AND g.hour = 0) AS ny, m.version, m.source,
+           m.ref_time, m.valid_times
          FROM grid_meta m ORDER BY m.id`,
-      )
-      .all() as GridSummary[]
+        )
+        .all() as GridSummaryRow[]
+    ).map(gridSummary)
   }
 
   deleteGrid(id: string): void {

@@ -1,6 +1,14 @@
 import type { GridStorage } from '../AppStore'
 import type { GridRaster } from '../../grids/gridRaster'
-import { gridVersion, type GridRow, type GridSummary, type StoredGrid } from '../gridStore'
+import {
+  gridSummary,
+  gridVersion,
+  type GridRow,
+  type GridSummary,
+  type GridSummaryRow,
+  type GridTimes,
+  type StoredGrid,
+} from '../gridStore'
 import type { PgDatabase } from './pgDatabase'
 
 /** Gridded fields in PostgreSQL (`grids`, `grid_meta`; migration data/002): the SQLite GridStore's answers. */
@@ -8,7 +16,12 @@ export class PgGridStore implements GridStorage {
   constructor(private readonly db: PgDatabase) {}
 
   /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
-  async replaceGrid(id: string, hours: readonly GridRaster[], source: string): Promise<string> {
+  async replaceGrid(
+    id: string,
+    hours: readonly GridRaster[],
+    source: string,
+    times?: GridTimes,
+  ): Promise<string> {
     if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
     hours.forEach((g, hour) => {
       if (g.data.length !== g.nx * g.ny)
@@ -18,9 +31,10 @@ export class PgGridStore implements GridStorage {
     await this.db.tx(async () => {
       await this.db.run('DELETE FROM grids WHERE id = $1', [id])
       await this.db.run(
-        `INSERT INTO grid_meta (id, version, hours, source) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (id) DO UPDATE SET version = excluded.version, hours = excluded.hours, source = excluded.source`,
-        [id, version, hours.length, source],
+        `INSERT INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (id) DO UPDATE SET version = excluded.version, hours = excluded.hours, source = excluded.source,
+           ref_time = excluded.ref_time, valid_times = excluded.valid_times`,
+        [id, version, hours.length, source, times?.refTime ?? null, JSON.stringify(times?.validTimes ?? [])],
       )
       for (const [hour, g] of hours.entries()) {
         const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
@@ -55,10 +69,11 @@ export class PgGridStore implements GridStorage {
   }
 
   async list(): Promise<GridSummary[]> {
-    return this.db.query<GridSummary>(
-      `SELECT m.id, m.hours, g.nx, g.ny, m.version, m.source
+    const rows = await this.db.query<GridSummaryRow>(
+      `SELECT m.id, m.hours, g.nx, g.ny, m.version, m.source, m.ref_time, m.valid_times
        FROM grid_meta m LEFT JOIN grids g ON g.id = m.id AND g.hour = 0 ORDER BY m.id COLLATE "C"`,
     )
+    return rows.map(gridSummary)
   }
 
   async deleteGrid(id: string): Promise<void> {

@@ -187,7 +187,16 @@ describe.each(storeKinds)('feature store on %s', (kind) => {
     expect(Array.from(h1?.data ?? [])).toEqual([2, NaN, 1.5, -2])
     expect(await store.grids.grid('wind', 5)).toBeUndefined()
     expect(await store.grids.list()).toEqual([
-      { id: 'wind', hours: 2, nx: 2, ny: 2, version, source: 'test' },
+      { id: 'wind', hours: 2, nx: 2, ny: 2, version, source: 'test', refTime: null, validTimes: [] },
+    ])
+    // Provenance (#32): the run and each hour's valid time, replaced with the grid.
+    const times = {
+      refTime: '2026-11-27T12:00:00.000Z',
+      validTimes: ['2026-11-27T13:00:00.000Z', '2026-11-27T14:00:00.000Z'],
+    }
+    await store.grids.replaceGrid('wind', [raster(1), raster(2)], 'https://example.test/a.grib2', times)
+    expect(await store.grids.list()).toEqual([
+      { id: 'wind', hours: 2, nx: 2, ny: 2, version, source: 'https://example.test/a.grib2', ...times },
     ])
     await expect(
       (async () => store.grids.replaceGrid('bad', [{ ...raster(1), nx: 3 }], 'test'))(),
