@@ -1,4 +1,11 @@
+import os from 'node:os'
 import { defineConfig } from 'vitest/config'
+
+// Unit and API files run one per core. Vitest's default is one worker fewer than the cores, which
+// on the 2-core CI machine is a single worker; these files mostly wait on an in-process server,
+// PostgreSQL, GDAL or a child process, and a second file can use the second core meanwhile. Both
+// projects run in one pool and must ask for the same number.
+const apiWorkers = Math.max(2, os.availableParallelism())
 
 export default defineConfig({
   test: {
@@ -17,6 +24,7 @@ export default defineConfig({
           ],
           environment: 'node',
           testTimeout: 30000,
+          maxWorkers: apiWorkers,
           // The PostgreSQL store's tests (and the API suite's PostgreSQL half) need a cluster.
           globalSetup: ['tests/support/pgGlobalSetup.ts'],
         },
@@ -38,6 +46,7 @@ export default defineConfig({
           ],
           environment: 'node',
           testTimeout: 30000,
+          maxWorkers: apiWorkers,
           env: { EMBERLINE_TEST_STORE: 'postgres' },
           globalSetup: ['tests/support/pgGlobalSetup.ts'],
         },

@@ -13,10 +13,11 @@ trap test_pg_stop EXIT
 bash scripts/ensure-tools.sh
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
+# The checks and the production build side by side (scripts/parallelSteps.sh), after the one step
+# that writes src/generated (typecheck and build would each rewrite it otherwise).
+source scripts/parallelSteps.sh
 npm run -s validate-config
-npm run -s typecheck
-npm run -s lint
-npm run -s format:check
+npm run -s config
+run_steps 'npx tsc -p tsconfig.json --noEmit' 'npm run -s lint' 'npm run -s format:check' 'npx vite build'
 npx vitest run --project unit --project api-pg
-npm run -s build
 npx vitest run --project e2e
