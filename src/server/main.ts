@@ -85,6 +85,8 @@ const cluster = pgUrl
             ? 'leading the scheduled work (feed polling, alert evaluation, delivery)'
             : 'no longer leading the scheduled work',
         ),
+      // The leader completed a large dataset's shared tile archive: serve it (docs/adr/0003).
+      onArchive: (id) => void tileIndexesOf(store).shared?.refresh(id ?? undefined),
     })
   : null
 
@@ -152,6 +154,8 @@ await cluster?.listen()
 // once (the warm-up runs in worker threads and in slices between requests).
 const warming = app.readiness.hold()
 await app.listen({ port, host })
+// The leader renders the large datasets' shared tile archives (PostgreSQL mode, docs/adr/0003).
+if (cluster) tileIndexesOf(store).shareArchives(cluster.leader)
 await cluster?.leader.start()
 app.log.info(
   { store: opened.kind, dataDir, demo, startupMs: Math.round(performance.now() - started) },

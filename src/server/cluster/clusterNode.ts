@@ -13,6 +13,11 @@ export interface ClusterNodeOptions {
   /** Leader retry period (default 5 s; EMBERLINE_LEADER_RETRY_SECONDS in main.ts). */
   leaderRetryMs?: number
   onLeaderChange?: (leader: boolean) => void
+  /**
+   * The leader completed a shared tile archive of dataset `id` (null: any dataset — after a
+   * reconnect, when notices may have been missed): switch to it.
+   */
+  onArchive?: (id: string | null) => void
 }
 
 /**
@@ -36,9 +41,15 @@ export class ClusterNode {
     this.channel = new DatasetChannel({
       url: opts.url,
       warn: opts.warn,
-      onChange: (notice) => void this.sync.changed(notice.id),
+      onChange: (notice) => {
+        if (notice.archive) opts.onArchive?.(notice.id)
+        else void this.sync.changed(notice.id)
+      },
       // Every (re)connect re-checks every dataset: a notice sent while disconnected is not lost.
-      onListening: () => void this.sync.resync(),
+      onListening: () => {
+        void this.sync.resync()
+        opts.onArchive?.(null)
+      },
     })
   }
 

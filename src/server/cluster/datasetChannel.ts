@@ -3,10 +3,14 @@ import pg from 'pg'
 /** The channel the PostgreSQL store notifies on when a dataset's data is replaced (import, feed run). */
 export const DATASET_CHANNEL = 'emberline_dataset'
 
-/** The payload of a notification: `{"id": "<dataset>", "version": <n>}`. */
+/**
+ * The payload of a notification: `{"id": "<dataset>", "version": <n>}`; with `"archive":
+ * "<source>"` when the leader completed a source's shared tile archive of that version.
+ */
 export interface DatasetNotice {
   id: string
   version: number | null
+  archive?: string
 }
 
 export interface DatasetChannelOptions {
@@ -30,9 +34,14 @@ export function parseDatasetNotice(payload: string | undefined): DatasetNotice |
   try {
     const v = JSON.parse(payload) as unknown
     if (typeof v !== 'object' || v === null) return null
-    const { id, version } = v as { id?: unknown; version?: unknown }
+    const { id, version, archive } = v as { id?: unknown; version?: unknown; archive?: unknown }
     if (typeof id !== 'string' || id === '') return null
-    return { id, version: typeof version === 'number' && Number.isFinite(version) ? version : null }
+    const notice: DatasetNotice = {
+      id,
+      version: typeof version === 'number' && Number.isFinite(version) ? version : null,
+    }
+    if (typeof archive === 'string' && archive !== '') notice.archive = archive
+    return notice
   } catch {
     return null
   }

@@ -69,11 +69,29 @@ export async function renderArchive(
   /** Awaited before each tile (in-process rendering yields to requests there). */
   pause?: () => Promise<void>,
 ): Promise<ArchivedTile[]> {
+  const out: ArchivedTile[] = []
+  await renderArchiveTiles(store, source, ready, limits, (t) => void out.push(t), onProgress, pause)
+  return out
+}
+
+/**
+ * `renderArchive`, handing each tile to `emit` as it is rendered (awaited: a writer may hold the
+ * render back) instead of keeping them all; answers the number of tiles rendered.
+ */
+export async function renderArchiveTiles(
+  store: Store,
+  source: VectorSourceDef,
+  ready: ReadyTileData,
+  limits: TileLimits,
+  emit: (tile: ArchivedTile) => void | Promise<void>,
+  onProgress?: ArchiveProgress,
+  pause?: () => Promise<void>,
+): Promise<number> {
   const { count } = await store.info(source.dataset)
   const zooms = archiveZooms(source, count)
-  if (zooms === null) return []
+  if (zooms === null) return 0
   const { minZoom, maxZoom } = zooms
-  const out: ArchivedTile[] = []
+  let rendered = 0
   const stack: [number, number, number][] = [[0, 0, 0]]
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [z, x, y] = next
@@ -82,8 +100,10 @@ export async function renderArchive(
     else {
       if (pause) await pause()
       const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
-      out.push({ z, x, y, gz, features: tile.features, mode: tile.mode })
-      if (onProgress && out.length % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, out.length)
+      const done = emit({ z, x, y, gz, features: tile.features, mode: tile.mode })
+      if (done) await done
+      rendered += 1
+      if (onProgress && rendered % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, rendered)
       descend = tile.features > 0 || more
     }
     if (z < maxZoom && descend)
@@ -95,7 +115,7 @@ export async function renderArchive(
       ] as const)
         stack.push([z + 1, 2 * x + dx, 2 * y + dy])
   }
-  return out
+  return rendered
 }
 
 async function renderOne(

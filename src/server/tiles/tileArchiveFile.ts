@@ -30,7 +30,8 @@ interface Header {
   count: number
 }
 
-const MODES = ['full', 'thinned', 'aggregated'] as const
+/** The content modes in stored order (a mode's number is its index). */
+export const MODES = ['full', 'thinned', 'aggregated'] as const
 
 /** Where a source's tile archive is kept next to the store file. */
 export function tileArchivePath(storeFile: string, sourceId: string): string {

@@ -105,7 +105,7 @@ export class TileArchives {
    * sources in process after the tile data, see TileIndexes) or just read from its file.
    */
   adopt(sourceId: string, stamp: ArchiveStamp, zooms: ArchiveZooms, archived: readonly ArchivedTile[]): void {
-    const tag = createHash('sha1').update(JSON.stringify(stamp)).digest('base64url').slice(0, 10)
+    const tag = archiveTag(stamp)
     const tiles = new Map<number, ServedTile>()
     for (const t of archived) {
       tiles.set(tileKey(t.z, t.x, t.y), servedTile(tag, t))
@@ -120,7 +120,7 @@ export class TileArchives {
     zooms: ArchiveZooms,
     archived: readonly ArchivedTile[],
   ): Promise<void> {
-    const tag = createHash('sha1').update(JSON.stringify(stamp)).digest('base64url').slice(0, 10)
+    const tag = archiveTag(stamp)
     const tiles = new Map<number, ServedTile>()
     for (let i = 0; i < archived.length; i++) {
       if (i > 0 && i % 4096 === 0) await new Promise((resolve) => setImmediate(resolve))
@@ -136,8 +136,19 @@ export class TileArchives {
   }
 }
 
+/** The tag of an archive's ETags: a hash of its stamp (JSON, as written), the same in both stores. */
+export function archiveTag(stamp: ArchiveStamp | string): string {
+  const json = typeof stamp === 'string' ? stamp : JSON.stringify(stamp)
+  return createHash('sha1').update(json).digest('base64url').slice(0, 10)
+}
+
+/** The ETag of a tile cut on request (`key`: source@version/z/x/y; an empty tile's alone). */
+export function cutTileTag(key: string): string {
+  return createHash('sha1').update(key).digest('base64url').slice(0, 16)
+}
+
 /** An archived tile as served (its ETag names the archive's stamp and the tile). */
-function servedTile(tag: string, t: ArchivedTile): ServedTile {
+export function servedTile(tag: string, t: ArchivedTile): ServedTile {
   const empty = t.features === 0 || t.gz.length === 0
   return {
     gz: empty ? null : t.gz,

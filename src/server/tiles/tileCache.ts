@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
@@ -8,7 +7,7 @@ import { buildTile, tilePlan, type BuiltTile, type TileLimits } from './buildTil
 import { encodeSlice, pickTile, pickVertices } from './encodeSlice'
 import type { PooledTile } from './tilePool'
 import { archiveContentKey } from './renderArchive'
-import type { ServedTile } from './tileArchives'
+import { cutTileTag, type ServedTile } from './tileArchives'
 import { tileIndexesOf, type TileIndexes } from './tileIndexes'
 
 const gzip = promisify(zlib.gzip)
@@ -60,6 +59,13 @@ export class TileCache {
     const asked = this.store.info(source.dataset)
     const info = asked instanceof Promise ? await asked : asked
     const version = info.version
+    // PostgreSQL mode, a large dataset: its current shared archive (the previous version's until
+    // the leader completes the new one), read from the database; deeper zooms are cut below.
+    const shared = this.indexes.shared
+    if (shared && shared.handles(source.dataset, info.count)) {
+      const tile = await shared.get(source, z, x, y)
+      if (tile) return tile
+    }
     const archived = this.indexes.archives.get(source.id, version, this.contentKey(source, info), z, x, y)
     if (archived) return archived
     const key = `${source.id}@${version}/${z}/${x}/${y}`
@@ -68,6 +74,7 @@ export class TileCache {
     const inFlight = this.pending.get(key)
     if (inFlight) return inFlight
     this.cuts += 1
+    this.indexes.cuts += 1
     const job = this.build(source, info.count, z, x, y, key).finally(() => this.pending.delete(key))
     this.pending.set(key, job)
     return job
@@ -164,6 +171,4 @@ export class TileCache {
   }
 }
 
-function hash(s: string): string {
-  return createHash('sha1').update(s).digest('base64url').slice(0, 16)
-}
+const hash = cutTileTag

@@ -7,6 +7,8 @@ import { serverSettings } from '../appSettings'
 import { startWorker } from './startWorker'
 import { TileArchives } from './tileArchives'
 import { TilePool } from './tilePool'
+import { SharedArchives } from './sharedArchives'
+import { tileArchiveStorageOf } from '../store/tileArchiveStorage'
 
 export interface ReadyTileData {
   data: TileData
@@ -42,16 +44,30 @@ export class TileIndexes {
   readonly archives: TileArchives
   /** Archive renders queued, by dataset@version (one each). */
   private readonly rendering = new Set<string>()
+  /**
+   * PostgreSQL mode: the large datasets' archives shared by every server (rendered once by the
+   * leader, read from the database); null for a store with files.
+   */
+  readonly shared: SharedArchives | null
+  /** Times this process built a dataset's tile data to serve tiles (tests: a shared dataset's stays 0). */
+  builds = 0
+  /** Tiles cut on request for this store since start (TileCache counts them; tests). */
+  cuts = 0
 
   constructor(
     private readonly store: Store,
     private readonly options: TileIndexesOptions,
   ) {
     this.archives = new TileArchives(store, serverSettings().tiles)
+    const storage = store.location === null ? tileArchiveStorageOf(store) : null
+    const tiles = serverSettings().tiles
+    this.shared = storage ? new SharedArchives(store, storage, tiles) : null
   }
 
   async get(datasetId: string): Promise<ReadyTileData | null> {
-    const { version } = await this.store.info(datasetId)
+    const { version, count } = await this.store.info(datasetId)
+    // A shared archive's dataset: no tile data is built to serve it (the leader renders, `changed`).
+    if (this.shared?.handles(datasetId, count)) return null
     const have = this.ready.get(datasetId)
     if (have && have.data.version === version) return have
     if (this.background()) {
@@ -72,8 +88,68 @@ export class TileIndexes {
       for (const [id, r] of this.ready) this.ready.set(id, this.accept(r.data))
     }
     await Promise.all(
-      this.store.catalog.datasets.map(async (d) => this.start(d.id, (await this.store.info(d.id)).version)),
+      this.store.catalog.datasets.map(async (d) => {
+        const { version, count } = await this.store.info(d.id)
+        if (!this.shared?.handles(d.id, count)) return this.start(d.id, version)
+        // Served from the shared archive at once; the leader renders a missing one in the background.
+        await this.shared.refresh(d.id)
+        void this.renderShared(d.id).catch(() => undefined)
+      }),
     )
+  }
+
+  /**
+   * PostgreSQL mode, a large dataset: on the leader, renders its shared archive for the version
+   * stored now when none is complete (tile data built for the render only, then let go); on
+   * other servers it reads which set serves. Resolves when done.
+   */
+  async renderShared(datasetId: string): Promise<void> {
+    const shared = this.shared
+    if (!shared) return
+    if (!shared.leading) return shared.refresh(datasetId)
+    const dataset = this.store.dataset(datasetId)
+    if (!dataset) return
+    // Queued behind other builds: one dataset's tile data in memory at a time.
+    const render = this.queue.then(() =>
+      shared.render(datasetId, async () => {
+        const built = await buildTileDataYielding(dataset, await this.store.tileRows(datasetId))
+        return { data: built, index: spatialIndex(built) }
+      }),
+    )
+    this.queue = render.catch(() => undefined)
+    return render
+  }
+
+  /**
+   * A dataset's stored version moved (an import through any server or CLI): its tile data is
+   * rebuilt — or, for a shared archive's dataset, the leader renders the new version's archive
+   * (the previous one serves meanwhile). Resolves once started.
+   */
+  async changed(datasetId: string): Promise<void> {
+    const { count } = await this.store.info(datasetId)
+    if (this.shared?.handles(datasetId, count)) {
+      // Not awaited: the change queue goes on while the leader renders (seconds to minutes).
+      void this.renderShared(datasetId).catch(() => undefined)
+      return
+    }
+    await this.get(datasetId)
+  }
+
+  /**
+   * Makes this server render the shared archives while `leadership` says it leads, starting
+   * with every dataset's missing one each time it becomes the leader (PostgreSQL mode).
+   */
+  shareArchives(leadership: {
+    readonly isLeader: boolean
+    whileLeader(task: () => () => void): () => void
+  }): void {
+    const shared = this.shared
+    if (!shared) return
+    shared.renderWhen(() => leadership.isLeader)
+    leadership.whileLeader(() => {
+      for (const d of this.store.catalog.datasets) void this.renderShared(d.id).catch(() => undefined)
+      return () => undefined
+    })
   }
 
   /** Builds in a worker thread over the store file (SQLite with a file, worker mode, workers working). */
@@ -205,6 +281,7 @@ export class TileIndexes {
     // answered (1,000,000 buildings take seconds). With one, at once (as before the first warm-up).
     const build = this.store.location === null ? buildTileDataYielding : buildTileData
     const done = (async () => {
+      this.builds += 1
       const rows = await this.store.tileRows(datasetId)
       return this.accept(await build(dataset, rows))
     })().finally(() => {

@@ -22,6 +22,7 @@ import { migratePg, pgDatabase, type PgDatabase } from './pgDatabase'
 import { PgCellCache } from './pgCellCache'
 import { PgFeedStore } from './pgFeedStore'
 import { PgFireRunStore } from './pgFireRunStore'
+import { PgTileArchives } from './pgTileArchives'
 import { pgDatasetFreshness } from './pgFreshness'
 import { PgGridStore } from './pgGridStore'
 import { PgOgcFeatureReader } from './pgOgcFeatures'
@@ -70,6 +71,8 @@ export class PgStore implements AppStore {
   readonly feeds: PgFeedStore
   readonly ogc: PgOgcFeatureReader
   readonly fireRuns: PgFireRunStore
+  /** The shared tile archives every server serves (tiles/sharedArchives.ts, docs/adr/0003). */
+  readonly tileArchiveStorage: PgTileArchives
   private closed = false
 
   constructor(
@@ -84,6 +87,7 @@ export class PgStore implements AppStore {
     this.feeds = new PgFeedStore(db)
     this.ogc = new PgOgcFeatureReader(db)
     this.fireRuns = new PgFireRunStore(db)
+    this.tileArchiveStorage = new PgTileArchives(db)
   }
 
   private get accounts(): PgAccountStores {

@@ -1,0 +1,268 @@
+import { LRUCache } from 'lru-cache'
+import type { VectorSourceDef } from '../store/catalog'
+import type { Store } from '../store/Store'
+import type { SharedArchiveSet, SharedArchiveTile, TileArchiveStorage } from '../store/tileArchiveStorage'
+import type { TileLimits } from './buildTile'
+import { archiveContentKey, archiveStamp, renderArchiveTiles } from './renderArchive'
+import { MODES, type ArchiveStamp } from './tileArchiveFile'
+import { archiveTag, cutTileTag, servedTile, type ServedTile } from './tileArchives'
+import type { ReadyTileData } from './tileIndexes'
+import { ARCHIVE_POLICY, archiveZooms } from './tilePolicy'
+
+/** The set a server serves a source from, with what it needs per request. */
+interface Served {
+  set: SharedArchiveSet
+  tag: string
+  /** False when this server's content rules (config, code) differ from the set's: cut on request. */
+  usable: boolean
+}
+
+export interface SharedArchivesOptions extends TileLimits {
+  /** Bytes of archived tiles kept in this server's memory (LRU; misses read the database). */
+  maxCacheBytes: number
+}
+
+/** Tiles written per statement while rendering. */
+const WRITE_BATCH = 1000
+
+/** How long in-process rendering works before letting requests run. */
+const SLICE_MS = 8
+
+/** What the last render of this server did (the benchmark and the logs report it). */
+export interface SharedRender {
+  source: string
+  version: number
+  tiles: number
+  bytes: number
+  ms: number
+}
+
+/**
+ * The shared tile archives of PostgreSQL mode (docs/adr/0003): the pyramid of each large
+ * dataset's sources (over `inMemoryMaxFeatures` features) to z14, rendered once per dataset
+ * version by the leader into the database and read by every server through its primary key,
+ * the tiles kept in a bounded LRU per server. A server serves each source from the newest
+ * *complete* set: while the leader renders a new version the previous set goes on serving, and
+ * the set's completion (a NOTIFY) switches every server at once (`refresh`). The servers hold no
+ * dataset's tile data to serve these tiles; only the leader builds it for the render, and drops it.
+ */
+export class SharedArchives {
+  private readonly served = new Map<string, Served | null>()
+  private readonly loading = new Map<string, Promise<Served | null>>()
+  private readonly lru: LRUCache<string, ServedTile>
+  private readonly pending = new Map<string, Promise<ServedTile>>()
+  private readonly renders = new Map<string, Promise<void>>()
+  /** Whether this server renders (the cluster's leader); set by `renderWhen`. */
+  private leads: () => boolean = () => false
+  /** Tiles read from the database since start (tests, benchmark). */
+  reads = 0
+  /** Tiles answered from a shared archive since start. */
+  hits = 0
+  /** Renders made by this server since start, the last one last. */
+  readonly rendered: SharedRender[] = []
+
+  constructor(
+    private readonly store: Store,
+    private readonly storage: TileArchiveStorage,
+    private readonly options: SharedArchivesOptions,
+  ) {
+    this.lru = new LRUCache<string, ServedTile>({
+      maxSize: Math.max(1, options.maxCacheBytes),
+      sizeCalculation: (t) => 200 + (t.gz?.length ?? 0) + (t.raw?.length ?? 0),
+    })
+  }
+
+  /** True when a dataset's tiles go to the shared archive (large: the others render in each server's memory). */
+  handles(datasetId: string, count: number): boolean {
+    if (count <= ARCHIVE_POLICY.inMemoryMaxFeatures) return false
+    return this.store.catalog.sources.some((s) => s.dataset === datasetId && archiveZooms(s, count) !== null)
+  }
+
+  /** Renders the missing archives while `leads()` answers true (the cluster's leader). */
+  renderWhen(leads: () => boolean): void {
+    this.leads = leads
+  }
+
+  get leading(): boolean {
+    return this.leads()
+  }
+
+  /** A tile from the source's current shared set; undefined when none serves it (cut on request). */
+  async get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile | undefined> {
+    const s = this.served.get(source.id) ?? (this.served.has(source.id) ? null : await this.load(source))
+    if (!s || !s.usable || z < s.set.minZoom || z > s.set.maxZoom) return undefined
+    const key = `${source.id}@${s.set.version}/${z}/${x}/${y}`
+    this.hits += 1
+    const hit = this.lru.get(key)
+    if (hit) return hit
+    const inFlight = this.pending.get(key)
+    if (inFlight) return inFlight
+    const read = this.read(s, key, z, x, y).finally(() => this.pending.delete(key))
+    this.pending.set(key, read)
+    return read
+  }
+
+  private async read(s: Served, key: string, z: number, x: number, y: number): Promise<ServedTile> {
+    this.reads += 1
+    const t = await this.storage.tile(s.set.source, s.set.version, z, x, y)
+    // A tile the render never visited is empty (its parent held nothing): the same answer and
+    // ETag as SQLite mode's cut of it.
+    const tile: ServedTile = t
+      ? servedTile(s.tag, { ...t, mode: MODES[t.mode] ?? 'full' })
+      : { gz: null, raw: null, etag: `"${cutTileTag(key)}"`, features: 0, mode: 'full' }
+    this.lru.set(key, tile)
+    return tile
+  }
+
+  /** The version of the set serving a source now (null: none), loading it if not known yet. */
+  async version(sourceId: string): Promise<number | null> {
+    const source = this.store.catalog.sources.find((s) => s.id === sourceId)
+    if (!source) return null
+    const s = this.served.has(sourceId) ? this.served.get(sourceId) : await this.load(source)
+    return s?.usable ? s.set.version : null
+  }
+
+  /** True when some source of the dataset is served from a shared set (its tile data is not needed). */
+  serves(datasetId: string): boolean {
+    for (const s of this.store.catalog.sources)
+      if (s.dataset === datasetId && this.served.get(s.id)?.usable) return true
+    return false
+  }
+
+  private load(source: VectorSourceDef): Promise<Served | null> {
+    let l = this.loading.get(source.id)
+    if (!l) {
+      l = this.storage
+        .current(source.id)
+        .then((set) => {
+          const s = set ? this.servedOf(source, set) : null
+          // Never step back to an older set (a slow read racing a switch).
+          const have = this.served.get(source.id)
+          if (!have || !s || s.set.version >= have.set.version) this.served.set(source.id, s)
+          return this.served.get(source.id) ?? null
+        })
+        .finally(() => this.loading.delete(source.id))
+      this.loading.set(source.id, l)
+    }
+    return l
+  }
+
+  private servedOf(source: VectorSourceDef, set: SharedArchiveSet): Served {
+    const stamp = JSON.parse(set.stamp) as ArchiveStamp
+    const usable = stamp.content === archiveContentKey(this.store, source, this.options, stamp.count)
+    return { set, tag: archiveTag(set.stamp), usable }
+  }
+
+  /**
+   * Re-reads which set serves each source of a dataset (all datasets without one): a set was
+   * completed (the leader's NOTIFY) or notices may have been missed (reconnect).
+   */
+  async refresh(datasetId?: string): Promise<void> {
+    const sources = this.store.catalog.sources.filter((s) => !datasetId || s.dataset === datasetId)
+    await Promise.all(
+      sources.map(async (s) => {
+        await this.loading.get(s.id)
+        await this.load(s)
+      }),
+    )
+  }
+
+  /**
+   * True when every archived source of the dataset has a complete, usable set for `version`.
+   * Reads the database (the leader asks before it renders).
+   */
+  async complete(datasetId: string, version: number): Promise<boolean> {
+    await this.refresh(datasetId)
+    for (const s of this.store.catalog.sources) {
+      if (s.dataset !== datasetId) continue
+      const have = this.served.get(s.id)
+      if (!have || !have.usable || have.set.version !== version) return false
+    }
+    return true
+  }
+
+  /**
+   * Renders the dataset's sources for the version stored now into the shared storage (the
+   * leader), unless complete sets exist; `tileData` builds the version's tile data (held only
+   * for the render). One render per dataset and version at a time.
+   */
+  render(datasetId: string, tileData: () => Promise<ReadyTileData>): Promise<void> {
+    const run = async (): Promise<void> => {
+      const info = await this.store.info(datasetId)
+      if (!this.handles(datasetId, info.count) || (await this.complete(datasetId, info.version))) return
+      let ready: ReadyTileData | null = await tileData()
+      if (ready.data.version !== info.version) return
+      for (const source of this.store.catalog.sources) {
+        if (source.dataset !== datasetId) continue
+        if (
+          (this.served.get(source.id)?.set.version ?? -1) === info.version &&
+          this.served.get(source.id)?.usable
+        )
+          continue
+        await this.renderSource(source, ready)
+      }
+      ready = null
+      await this.refresh(datasetId)
+    }
+    const key = datasetId
+    const running = this.renders.get(key)
+    const next = (running ?? Promise.resolve()).then(run).finally(() => {
+      if (this.renders.get(key) === next) this.renders.delete(key)
+    })
+    this.renders.set(key, next)
+    return next
+  }
+
+  private async renderSource(source: VectorSourceDef, ready: ReadyTileData): Promise<void> {
+    const started = performance.now()
+    const stamp = await archiveStamp(this.store, source, this.options)
+    const zooms = archiveZooms(source, stamp.count)
+    if (zooms === null || stamp.version !== ready.data.version) return
+    const version = stamp.version
+    await this.storage.begin({
+      source: source.id,
+      dataset: source.dataset,
+      version,
+      stamp: JSON.stringify(stamp),
+      minZoom: zooms.minZoom,
+      maxZoom: zooms.maxZoom,
+      renderedBy: null,
+    })
+    let batch: SharedArchiveTile[] = []
+    let bytes = 0
+    const flush = async (): Promise<void> => {
+      const out = batch
+      batch = []
+      await this.storage.write(source.id, version, out)
+    }
+    const tiles = await renderArchiveTiles(
+      this.store,
+      source,
+      ready,
+      this.options,
+      (t) => {
+        bytes += t.gz.length
+        batch.push({ z: t.z, x: t.x, y: t.y, gz: t.gz, features: t.features, mode: MODES.indexOf(t.mode) })
+        return batch.length >= WRITE_BATCH ? flush() : undefined
+      },
+      undefined,
+      slices(),
+    )
+    await flush()
+    // The data may have been replaced meanwhile: a set of an older version is still complete and
+    // true to its version (it serves until the newer one's render completes).
+    const ms = performance.now() - started
+    await this.storage.complete(source.id, version, ms)
+    this.rendered.push({ source: source.id, version, tiles, bytes, ms })
+  }
+}
+
+/** A pause that yields to the event loop once SLICE_MS of work went by since the last one. */
+function slices(): () => Promise<void> {
+  let since = performance.now()
+  return async () => {
+    if (performance.now() - since < SLICE_MS) return
+    await new Promise((resolve) => setImmediate(resolve))
+    since = performance.now()
+  }
+}

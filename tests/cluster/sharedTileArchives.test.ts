@@ -1,0 +1,254 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { VectorTile } from '@mapbox/vector-tile'
+import type { FastifyInstance } from 'fastify'
+import Pbf from 'pbf'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { refreshDataset } from '../../src/server/cluster/refreshDataset'
+import { ClusterNode } from '../../src/server/cluster/clusterNode'
+import type { Catalog, DatasetDef, VectorSourceDef } from '../../src/server/store/catalog'
+import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
+import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
+import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import { saveTileData } from '../../src/server/tiles/saveTileData'
+import { appAcceptingAnyToken, squareRing, tilesOverBox } from '../../src/server/tiles/testing/archiveTesting'
+import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
+import { ARCHIVE_POLICY } from '../../src/server/tiles/tilePolicy'
+
+// PostgreSQL mode, a dataset over the in-memory limit (100,001 buildings): two servers on one
+// database serve its tiles to z14 from ONE archive the leader rendered into the database — the
+// same bytes and ETags as SQLite mode's archive, no tile cut and no tile data built by either to
+// serve them — and an import switches both from the old archive to the new one, never back and
+// never through tiles cut from the new data.
+
+const d: DatasetDef = {
+  id: 'homes',
+  geometry: 'polygon',
+  fields: [
+    { name: 'town', type: 'string' },
+    { name: 'stories', type: 'number' },
+  ],
+}
+const source: VectorSourceDef = { id: 'homes_mvt', path: 'homes', dataset: 'homes', minzoom: 0, maxzoom: 16 }
+const catalog: Catalog = { datasets: [d], tables: [], sources: [source] }
+const COUNT = ARCHIVE_POLICY.inMemoryMaxFeatures + 1
+const [WEST, SOUTH, SPAN_X, SPAN_Y] = [-106.7, 35.1, 0.2, 0.16]
+const AUTH = { authorization: 'Bearer t', 'accept-encoding': 'gzip' }
+
+function homes(prefix = 't') {
+  const side = Math.ceil(Math.sqrt(COUNT))
+  return Array.from({ length: COUNT }, (_, i) => {
+    const lon = WEST + ((i % side) / side) * SPAN_X
+    const lat = SOUTH + (Math.floor(i / side) / side) * SPAN_Y
+    const r = 0.00005 + (i % 13) * 0.00001
+    return {
+      geometry: { type: 'Polygon' as const, coordinates: [squareRing(lon, lat, r)] },
+      properties: { town: `${prefix}${i % 5}`, stories: 1 + (i % 3) },
+    }
+  })
+}
+
+/** Every tile of zoom z over the town (and one around it), z0–14, plus two z15 tiles. */
+function tileList(): [number, number, number][] {
+  const out: [number, number, number][] = []
+  for (let z = 0; z <= 14; z++) {
+    const pad = 360 / 2 ** z
+    const all = tilesOverBox(z, [WEST - pad, SOUTH - pad / 2, WEST + SPAN_X + pad, SOUTH + SPAN_Y + pad / 2])
+    // Every tile to z12, a spread of the z13–14 ones (the request count stays small).
+    const step = z <= 12 ? 1 : z === 13 ? 3 : 9
+    all.forEach(([x, y], i) => {
+      if (i % step === 0) out.push([z, x, y])
+    })
+  }
+  return out
+}
+
+interface Node {
+  store: PgStore
+  app: FastifyInstance
+  node: ClusterNode
+}
+
+let pg: TestPg
+let dir: string
+let sqlite: SqliteStore
+let sqliteApp: FastifyInstance
+const nodes: Node[] = []
+
+async function startNode(): Promise<Node> {
+  const store = await openPgStore(pg.url, catalog)
+  const app = await appAcceptingAnyToken(dir, store)
+  const indexes = tileIndexesOf(store)
+  const node = new ClusterNode({
+    url: pg.url,
+    store,
+    refresh: (id, version) => refreshDataset(app, id, version),
+    warn: () => undefined,
+    leaderRetryMs: 200,
+    onArchive: (id) => void indexes.shared?.refresh(id ?? undefined),
+  })
+  indexes.shareArchives(node.leader)
+  await node.listen()
+  await node.leader.start()
+  const n = { store, app, node }
+  nodes.push(n)
+  return n
+}
+
+async function until<T>(what: string, fn: () => Promise<T | null | false> | T | null | false, ms = 15_000) {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (v) return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+async function tile(app: FastifyInstance, [z, x, y]: readonly [number, number, number]) {
+  const res = await app.inject({ url: `/api/tiles/homes/mvt/${z}/${x}/${y}`, headers: AUTH })
+  return { status: res.statusCode, etag: String(res.headers.etag), body: res.rawPayload }
+}
+
+let a: Node
+let b: Node
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-shared-archive-'))
+  pg = await testPg()
+  const features = homes()
+  // SQLite mode: the same data, its archive file rendered as at import.
+  sqlite = openStore(dir, catalog)
+  sqlite.replaceDataset('homes', features)
+  await saveTileData(sqlite, 'homes')
+  sqliteApp = await appAcceptingAnyToken(dir, sqlite)
+  await tileIndexesOf(sqlite).warm('inline')
+  // PostgreSQL mode: the data imported once, then two servers; the first to start leads.
+  const loader = await openPgStore(pg.url, catalog)
+  await loader.replaceDataset('homes', features)
+  await loader.close()
+  a = await startNode()
+  b = await startNode()
+  expect(a.node.leader.isLeader).toBe(true)
+  expect(b.node.leader.isLeader).toBe(false)
+  await Promise.all([tileIndexesOf(a.store).warm('inline'), tileIndexesOf(b.store).warm('inline')])
+}, 60_000)
+
+afterAll(async () => {
+  for (const n of nodes) {
+    await n.app.close()
+    await n.node.close()
+    await n.store.close()
+  }
+  await sqliteApp?.close()
+  sqlite?.close()
+  await pg?.drop()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('shared tile archives (PostgreSQL mode, two servers)', () => {
+  it('renders once on the leader; both servers serve its tiles byte for byte as SQLite mode, none cut', async () => {
+    const [ia, ib] = [tileIndexesOf(a.store), tileIndexesOf(b.store)]
+    await ia.renderShared('homes')
+    // The follower hears of the complete set through the NOTIFY.
+    await until('the follower to switch', async () => (await ib.shared?.version('homes_mvt')) === 1)
+    expect(ia.shared?.rendered.map((r) => r.version)).toEqual([1])
+    expect(ib.shared?.rendered).toEqual([])
+    const list = tileList()
+    let full = 0
+    for (const t of list) {
+      const want = await tile(sqliteApp, t)
+      for (const n of [a, b]) {
+        const got = await tile(n.app, t)
+        expect([got.status, got.etag], t.join('/')).toEqual([want.status, want.etag])
+        expect(got.body.equals(want.body), t.join('/')).toBe(true)
+      }
+      if (want.status === 200) full++
+    }
+    expect(full).toBeGreaterThan(40)
+    // No tile cut on request and no tile data built: every tile came from the shared archive.
+    for (const n of [a, b]) {
+      const i = tileIndexesOf(n.store)
+      expect(i.cuts).toBe(0)
+      expect(i.builds).toBe(0)
+      expect(i.shared?.reads).toBeGreaterThan(list.length / 2)
+    }
+    // Past z14 tiles are cut on request from the database rows (no tile data held either).
+    const z15 = await tile(a.app, [15, 2 * list.at(-1)![1], 2 * list.at(-1)![2]])
+    expect([200, 204]).toContain(z15.status)
+    expect(tileIndexesOf(a.store).cuts).toBe(1)
+    expect(tileIndexesOf(a.store).builds).toBe(0)
+  }, 60_000)
+
+  it('an import switches both servers to the new archive when it is complete, never a mixed state', async () => {
+    const probe: [number, number, number][] = [
+      [12, 0, 0],
+      [14, 0, 0],
+    ]
+    // Two tiles with features at z12 and z14.
+    const list = tileList()
+    for (const [i, z] of [
+      [0, 12],
+      [1, 14],
+    ] as const) {
+      for (const t of list.filter((t) => t[0] === z)) {
+        if ((await tile(a.app, t)).status === 200) {
+          probe[i] = t
+          break
+        }
+      }
+    }
+    const tagOf = (etag: string) => etag.slice(1, 12)
+    const before = tagOf((await tile(a.app, probe[0]!)).etag)
+    const seen = new Map<Node, string[]>([
+      [a, []],
+      [b, []],
+    ])
+    const writer = await openPgStore(pg.url, catalog)
+    const imported = writer.replaceDataset('homes', homes('n'))
+    let done = false
+    // Poll both servers while the import commits and the leader renders the new version.
+    const polling = (async () => {
+      while (!done) {
+        for (const n of [a, b])
+          for (const t of probe) {
+            await new Promise((r) => setTimeout(r, 2))
+            const got = await tile(n.app, t)
+            expect(got.status).toBe(200)
+            expect(got.etag.startsWith('"a'), 'an archived tile, never one cut').toBe(true)
+            seen.get(n)!.push(tagOf(got.etag))
+          }
+      }
+    })()
+    await imported
+    await writer.close()
+    await until(
+      'both servers on the new archive',
+      async () =>
+        (await tileIndexesOf(a.store).shared?.version('homes_mvt')) === 2 &&
+        (await tileIndexesOf(b.store).shared?.version('homes_mvt')) === 2,
+      30_000,
+    )
+    done = true
+    await polling
+    for (const n of [a, b]) {
+      const tags = seen.get(n)!
+      const after = tagOf((await tile(n.app, probe[0]!)).etag)
+      expect(after).not.toBe(before)
+      // Old archive, then the new one: one switch, never back, nothing else in between.
+      const switched = tags.indexOf(after)
+      const tail = switched < 0 ? [] : tags.slice(switched)
+      expect(tags.slice(0, switched < 0 ? tags.length : switched).every((t) => t === before)).toBe(true)
+      expect(tail.every((t) => t === after)).toBe(true)
+      // The new tiles hold the new data.
+      const got = await tile(n.app, probe[1]!)
+      const layer = new VectorTile(new Pbf(zlib.gunzipSync(got.body))).layers.homes
+      expect(layer?.feature(0).properties.town).toMatch(/^n[0-4]$/)
+      expect(tileIndexesOf(n.store).cuts).toBeLessThanOrEqual(1)
+      expect(tileIndexesOf(n.store).builds).toBe(0)
+    }
+    expect(tileIndexesOf(a.store).shared?.rendered.map((r) => r.version)).toEqual([1, 2])
+    expect(tileIndexesOf(b.store).shared?.rendered).toEqual([])
+  }, 60_000)
+})
