@@ -5,6 +5,7 @@
 //   consequence: the demo territory's ignitions (every line, 500 m apart), per-ignition time of a 6-hour
 //         fire and its counts at the consequence cell size, and the whole run (8 starts, 2 workers)
 //         estimated from it (target ≤ 5 min); one "what if" fire with isochrones at 90 m.
+// BENCH_RUNS (default 5) runs of each; BENCH_PARTS=grid,spread,consequence picks parts.
 // Medians over several runs on a synthetic LANDFIRE-like landscape: FBFM40 fuel patches (grass, shrub,
 // timber understory, litter, non-burnable), terrain slope and aspect from a smooth surface, canopy where
 // there is timber.
@@ -12,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fireBehaviourGrid, type FireWeather, type Landscape } from '../src/fire/fireBehaviourGrid'
-import { minimumTravelTime } from '../src/fire/spread/minimumTravelTime'
+import { ellipseRates, minimumTravelTime } from '../src/fire/spread/minimumTravelTime'
 import { benchConsequence, benchOneFire, demoTerritory } from './fire/benchConsequence'
 import { runGrid } from './fire/gridCommand'
 import { writeGeoTiff, type RasterGrid } from './fire/rasterIo'
@@ -108,12 +109,24 @@ const WEATHER: FireWeather = {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const ms = (x: number) => `${x.toFixed(0)} ms`
 
+/**
+ * CPU time (user + system) of this process over each run, beside the wall times: on a machine shared
+ * with other work the wall time is stretched by the load, the CPU time much less so — it is what the
+ * run costs, and near what an idle core would take.
+ */
+let cpuTimes: number[] = []
+const cpu = () => `CPU median ${ms(median(cpuTimes))}`
+
 async function timeIt(f: () => unknown | Promise<unknown>): Promise<number[]> {
   const times: number[] = []
+  cpuTimes = []
   for (let r = 0; r < RUNS; r++) {
+    const c0 = process.cpuUsage()
     const t0 = performance.now()
     await f()
     times.push(performance.now() - t0)
+    const c = process.cpuUsage(c0)
+    cpuTimes.push((c.user + c.system) / 1000)
   }
   return times
 }
@@ -128,7 +141,7 @@ async function benchGrid(): Promise<void> {
   for (const t of fireBehaviourGrid(land, WEATHER).fireType) types[t]! += 1
   console.log(
     `grid: ${(width * height).toLocaleString('en')} cells: compute median ${ms(median(compute))} ` +
-      `(runs ${compute.map(ms).join(', ')}); target ≤ 1 s: ${median(compute) <= 1000 ? 'met' : 'NOT met'}`,
+      `(runs ${compute.map(ms).join(', ')}; ${cpu()}); target ≤ 1 s: ${median(compute) <= 1000 ? 'met' : 'NOT met'}`,
   )
   console.log(
     `      fire types: unburnable ${types[0]}, surface ${types[1]}, passive ${types[2]}, active ${types[3]}`,
@@ -171,7 +184,13 @@ async function benchGrid(): Promise<void> {
   }
 }
 
-function spreadOnce(land: Landscape, side: number, weather: FireWeather, ignition: number): Float64Array {
+/** The whole window's fire behaviour first, then the travel times (as `npm run fire -- spread` does). */
+function spreadEveryCell(
+  land: Landscape,
+  side: number,
+  weather: FireWeather,
+  ignition: number,
+): Float64Array {
   const f = fireBehaviourGrid(land, weather)
   return minimumTravelTime({
     width: side,
@@ -188,21 +207,90 @@ function spreadOnce(land: Landscape, side: number, weather: FireWeather, ignitio
   })
 }
 
+/** A block of a landscape as its own landscape. */
+function blockOf(land: Landscape, x0: number, y0: number, w: number, h: number): Landscape {
+  const pick = <T extends Float32Array | Int16Array | Uint8Array>(
+    a: ArrayLike<number>,
+    make: (n: number) => T,
+  ): T => {
+    const out = make(w * h)
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) out[y * w + x] = a[(y0 + y) * land.width + x0 + x]!
+    return out
+  }
+  const f32 = (n: number) => new Float32Array(n)
+  return {
+    width: w,
+    height: h,
+    fuelModel: pick(land.fuelModel, (n) => new Int16Array(n)),
+    slopePercent: pick(land.slopePercent, f32),
+    aspectDeg: pick(land.aspectDeg, f32),
+    missing: pick(land.missing, (n) => new Uint8Array(n)),
+    ...(land.canopyCoverPercent ? { canopyCoverPercent: pick(land.canopyCoverPercent, f32) } : {}),
+    ...(land.canopyHeightFt ? { canopyHeightFt: pick(land.canopyHeightFt, f32) } : {}),
+    ...(land.canopyBaseHeightFt ? { canopyBaseHeightFt: pick(land.canopyBaseHeightFt, f32) } : {}),
+    ...(land.canopyBulkDensityKgPerM3
+      ? { canopyBulkDensityKgPerM3: pick(land.canopyBulkDensityKgPerM3, f32) }
+      : {}),
+  }
+}
+
+/**
+ * Fire behaviour per 32 × 32 block only where the fire comes (as simulateFire does on the server),
+ * then the travel times: the same arrival times as spreadEveryCell (checked below).
+ */
+function spreadLazy(land: Landscape, side: number, weather: FireWeather, ignition: number): Float64Array {
+  return minimumTravelTime({
+    width: side,
+    height: side,
+    cellWidthM: CELL_M,
+    cellHeightM: CELL_M,
+    ignitionCells: [ignition],
+    maxMinutes: 360,
+    blockSize: 32,
+    blockEllipses: (_p, bc, br) => {
+      const x0 = bc * 32
+      const y0 = br * 32
+      const w = Math.min(32, side - x0)
+      const h = Math.min(32, side - y0)
+      const f = fireBehaviourGrid(blockOf(land, x0, y0, w, h), weather)
+      const head = Float32Array.from(f.rosFtPerMin, (v) => v * 0.3048)
+      return ellipseRates(
+        { headRosMPerMin: head, eccentricity: f.eccentricity, maxSpreadDirDeg: f.maxSpreadDirDeg },
+        w * h,
+      )
+    },
+  })
+}
+
 async function benchSpread(name: string, land: Landscape, side: number, weather: FireWeather): Promise<void> {
   // Ignite the grass (GR2) cell nearest the centre.
   let ignition = Math.floor(side / 2) * side + Math.floor(side / 2)
   while (land.fuelModel[ignition] !== 102) ignition++
-  let arrival: Float64Array = new Float64Array(0)
-  const times = await timeIt(() => {
-    arrival = spreadOnce(land, side, weather, ignition)
-  })
-  let burned = 0
-  for (const t of arrival) if (t < Infinity) burned++
-  console.log(
-    `spread, ${name}: 6 h over ${side} × ${side} cells (20 × 20 km at 30 m; fire behaviour of every cell, then the ` +
-      `travel times), ${burned.toLocaleString('en')} cells (${((burned * CELL_M * CELL_M) / 10_000).toFixed(0)} ha) burned: ` +
-      `median ${ms(median(times))} (runs ${times.map(ms).join(', ')}); target ≤ 1 s: ${median(times) <= 1000 ? 'met' : 'NOT met'}`,
+  const report = (how: string, arrival: Float64Array, times: number[]) => {
+    let burned = 0
+    for (const t of arrival) if (t < Infinity) burned++
+    console.log(
+      `spread, ${name}: 6 h over ${side} × ${side} cells (20 × 20 km at 30 m; ${how}), ` +
+        `${burned.toLocaleString('en')} cells (${((burned * CELL_M * CELL_M) / 10_000).toFixed(0)} ha) burned: ` +
+        `median ${ms(median(times))} (runs ${times.map(ms).join(', ')}; ${cpu()}); target ≤ 1 s: ${median(times) <= 1000 ? 'met' : 'NOT met'}`,
+    )
+  }
+  let every: Float64Array = new Float64Array(0)
+  report(
+    'fire behaviour per 32 × 32 block where the fire comes, as simulateFire does',
+    spreadLazy(land, side, weather, ignition),
+    await timeIt(() => spreadLazy(land, side, weather, ignition)),
   )
+  report(
+    'fire behaviour of every cell first, as `fire spread` does',
+    (every = spreadEveryCell(land, side, weather, ignition)),
+    await timeIt(() => spreadEveryCell(land, side, weather, ignition)),
+  )
+  const lazy = spreadLazy(land, side, weather, ignition)
+  let differ = 0
+  for (let i = 0; i < lazy.length; i++) if (Math.abs(lazy[i]! - every[i]!) > 1e-3) differ++
+  if (differ > 0) throw new Error(`the two spreads differ in ${differ} cells`)
 }
 
 console.log(
@@ -211,8 +299,10 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 )
-await benchGrid()
-{
+// BENCH_PARTS=grid,spread,consequence (default all) runs some parts only.
+const parts = new Set((process.env.BENCH_PARTS ?? 'grid,spread,consequence').split(','))
+if (parts.has('grid')) await benchGrid()
+if (parts.has('spread')) {
   const side = Math.round(20_000 / CELL_M) // 667 × 667 cells of 30 m
   await benchSpread(
     'mixed landscape, 15 mph',
@@ -234,7 +324,7 @@ await benchGrid()
     windSpeedMph: 25,
   })
 }
-{
+if (parts.has('consequence')) {
   const territory = demoTerritory()
   benchConsequence(territory, Number(process.env.CONSEQUENCE_CELL_M ?? 400), 9)
   benchOneFire(territory, -106.7, 34.2, 90)

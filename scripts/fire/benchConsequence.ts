@@ -99,6 +99,7 @@ export function benchConsequence(
     population: t.population,
   })
   const perIgnition: number[] = []
+  const cpuPerIgnition: number[] = []
   let acres = 0
   let ignited = 0
   let truncated = 0
@@ -106,9 +107,12 @@ export function benchConsequence(
   for (let b = 0; b < batches; b++) {
     const from = Math.floor(((b + 0.5) / batches) * (ignitions.length - batchSize))
     const batch = ignitions.slice(from, from + batchSize)
+    const c0 = process.cpuUsage()
     const t0 = performance.now()
     const results = runIgnitions(t.landscape, batch, startHour, 6, assets, { cellSizeM, cache })
     perIgnition.push((performance.now() - t0) / batch.length)
+    const c = process.cpuUsage(c0)
+    cpuPerIgnition.push((c.user + c.system) / 1000 / batch.length)
     for (const r of results) {
       acres += r.burnedAcres
       if (r.ignited) ignited++
@@ -120,7 +124,7 @@ export function benchConsequence(
   console.log(
     `consequence at ${cellSizeM} m, forecast hour ${startHour}: ${ignitions.length.toLocaleString('en')} ignitions ` +
       `(${t.lines.length} lines, 500 m); per ignition (6 h fire + counts) median ${each.toFixed(1)} ms ` +
-      `(batches ${perIgnition.map((x) => x.toFixed(1)).join(', ')}); ${ignited}/${batches * batchSize} ignited, mean ` +
+      `(batches ${perIgnition.map((x) => x.toFixed(1)).join(', ')}; CPU median ${median(cpuPerIgnition).toFixed(1)} ms); ${ignited}/${batches * batchSize} ignited, mean ` +
       `${(acres / Math.max(1, ignited)).toFixed(0)} acres, ${truncated} truncated; whole territory (${STARTS} starts, ` +
       `${WORKERS} workers) ≈ ${total.toFixed(0)} s; target ≤ 300 s: ${total <= 300 ? 'met' : 'NOT met'}`,
   )

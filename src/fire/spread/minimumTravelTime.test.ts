@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { findFuelModel } from '../fuelModels'
 import { surfaceFire } from '../surfaceFire'
-import { minimumTravelTime, type CellEllipses } from './minimumTravelTime'
+import { ellipseRates, minimumTravelTime, type CellEllipses } from './minimumTravelTime'
 
 const M_PER_FT = 0.3048
 const CELL_M = 30
@@ -223,5 +223,60 @@ describe('minimum travel time with hourly periods', () => {
       expect(ratio, `hour ${h}`).toBeGreaterThan(0.97)
       expect(ratio, `hour ${h}`).toBeLessThan(1.03)
     }
+  })
+})
+
+describe('minimum travel time with fire behaviour per block', () => {
+  it('blocks given as ellipses or as converted rates (ellipseRates) give the arrival times of the whole grid', () => {
+    // A barrier with a gap and two winds by period, so lines cross blocks, hours and non-burnable cells.
+    const blocked = (c: number, r: number) => c === 200 && r > 40 && r < 300
+    const periods = [uniform(uniformFire(15, 270), blocked), uniform(uniformFire(8, 200), blocked)]
+    const common = {
+      width: SIZE,
+      height: SIZE,
+      cellWidthM: 10,
+      cellHeightM: 10,
+      ignitionCells: [CENTRE],
+      maxMinutes: 180,
+      periods: 2,
+      periodMinutes: 60,
+    }
+    const whole = minimumTravelTime({ ...common, ellipses: (p) => periods[p]! })
+    const cut = (p: number, bc: number, br: number): CellEllipses => {
+      const e = periods[p]!
+      const x0 = bc * 32
+      const y0 = br * 32
+      const w = Math.min(32, SIZE - x0)
+      const h = Math.min(32, SIZE - y0)
+      const pick = (a: ArrayLike<number>) =>
+        Float32Array.from({ length: w * h }, (_, k) => a[(y0 + Math.floor(k / w)) * SIZE + x0 + (k % w)]!)
+      return {
+        headRosMPerMin: pick(e.headRosMPerMin),
+        eccentricity: pick(e.eccentricity),
+        maxSpreadDirDeg: pick(e.maxSpreadDirDeg),
+      }
+    }
+    let asked = 0
+    const byEllipses = minimumTravelTime({ ...common, blockSize: 32, blockEllipses: cut })
+    const byRates = minimumTravelTime({
+      ...common,
+      blockSize: 32,
+      blockEllipses: (p, bc, br) => {
+        asked++
+        const e = cut(p, bc, br)
+        return ellipseRates(e, e.headRosMPerMin.length)
+      },
+    })
+    let burned = 0
+    let differ = 0
+    for (let i = 0; i < whole.length; i++) {
+      if (whole[i]! < Infinity) burned++
+      if (byEllipses[i] !== whole[i] || byRates[i] !== whole[i]) differ++
+    }
+    expect(differ).toBe(0)
+    expect(burned).toBeGreaterThan(2000)
+    // Only the blocks the fire came near were asked for (11 × 11 blocks per period in all).
+    expect(asked).toBeLessThan(2 * 121)
+    expect(asked).toBeGreaterThan(0)
   })
 })

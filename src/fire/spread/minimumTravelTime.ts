@@ -24,6 +24,25 @@ export interface CellEllipses {
   readonly maxSpreadDirDeg: ArrayLike<number>
 }
 
+/**
+ * The same ellipses as the search uses them (ellipseRates()): 1 / (R (1 − e)) in min/m (Infinity where
+ * the cell does not burn) and e cos(heading), e sin(heading). A caller that reuses a block's fire
+ * behaviour for many searches (a consequence run's thousands of fires) converts it once.
+ */
+export interface EllipseRates {
+  readonly inv: Float32Array
+  readonly ex: Float32Array
+  readonly ey: Float32Array
+}
+
+/** The search's form of `n` cells' ellipses (see EllipseRates). */
+export function ellipseRates(e: CellEllipses, n: number): EllipseRates {
+  const out = { inv: new Float32Array(n), ex: new Float32Array(n), ey: new Float32Array(n) }
+  for (let i = 0; i < n; i++)
+    setRate(out, i, e.headRosMPerMin[i] ?? 0, e.eccentricity[i] ?? 0, e.maxSpreadDirDeg[i] ?? 0)
+  return out
+}
+
 export interface TravelTimeInput {
   readonly width: number
   readonly height: number
@@ -41,7 +60,7 @@ export interface TravelTimeInput {
    * `bc`, row `br`; clipped at the window's edge, row-major within the block), asked for only when the
    * fire comes near it — so a fire that burns a small part of a large window costs little.
    */
-  readonly blockEllipses?: (period: number, bc: number, br: number) => CellEllipses
+  readonly blockEllipses?: (period: number, bc: number, br: number) => CellEllipses | EllipseRates
   /** A power of two (default 32). */
   readonly blockSize?: number
   readonly periods?: number
@@ -218,7 +237,7 @@ interface PeriodRates {
   ensure(c: number, r: number): void
 }
 
-function setRate(rates: PeriodRates, i: number, head: number, eccentricity: number, dirDeg: number): void {
+function setRate(rates: EllipseRates, i: number, head: number, eccentricity: number, dirDeg: number): void {
   const ecc = Math.min(0.9999, Math.max(0, eccentricity))
   if (!(head > 0)) {
     rates.inv[i] = Infinity
@@ -295,6 +314,17 @@ function periodRates(input: TravelTimeInput, period: number): PeriodRates {
       const r0 = br << shift
       const cols = Math.min(size, width - c0)
       const rows = Math.min(size, height - r0)
+      if ('inv' in e) {
+        // Already converted: copy row by row.
+        for (let y = 0; y < rows; y++) {
+          const from = y * cols
+          const to = (r0 + y) * width + c0
+          inv.set(e.inv.subarray(from, from + cols), to)
+          ex.set(e.ex.subarray(from, from + cols), to)
+          ey.set(e.ey.subarray(from, from + cols), to)
+        }
+        return
+      }
       for (let y = 0; y < rows; y++)
         for (let x = 0; x < cols; x++) {
           const k = y * cols + x

@@ -7,17 +7,23 @@
 import { contours } from 'd3-contour'
 import type { Feature, FeatureCollection, MultiPolygon } from 'geojson'
 import { fireBehaviourGrid } from '../../fire/fireBehaviourGrid'
-import { minimumTravelTime, type CellEllipses } from '../../fire/spread/minimumTravelTime'
-import { FireLandscapeError, type FireLandscape, type WindowGrid } from './landscape'
+import { ellipseRates, minimumTravelTime, type EllipseRates } from '../../fire/spread/minimumTravelTime'
+import { FireLandscapeError, type FireLandscape, type LandscapeWindow, type WindowGrid } from './landscape'
 
 export const DEFAULT_CELL_SIZE_M = 90
 /**
- * Half-size of the first window around the ignitions (at least 32 and at most 128 cells); it doubles
+ * Half-size of the first window around the ignitions (at least 16 and at most 128 cells); it doubles
  * while the fire reaches its edge, up to MAX_WINDOW_HALF_SIZE_M (and 1,024 cells).
  */
 export const DEFAULT_WINDOW_HALF_SIZE_M = 3_000
 export const MAX_WINDOW_HALF_SIZE_M = 60_000
 const MAX_HALF_CELLS = 1024
+/**
+ * The first window's half-size is at least this many cells (a 3 km window at 400 m cells is 8 cells:
+ * 16 keeps a consequence run's coarse windows small, 32–64 cells a side; a fire that reaches the edge
+ * grows it, and a fire that does not could not have burned differently in a larger one).
+ */
+const MIN_HALF_CELLS = 16
 const BLOCK = 32
 const SHIFT = 5
 const M_PER_FT = 0.3048
@@ -60,27 +66,40 @@ export interface SimulationResult {
   provenance: { computedAt: string; fuels: string; terrain: string; wind: string; summary: string }
 }
 
-/** Fire behaviour of lattice blocks by (cell size, forecast hour, block), least recently used dropped. */
+/**
+ * Fire behaviour of lattice blocks by (cell size, forecast hour, block), in the form the travel-time
+ * search reads (EllipseRates), least recently used dropped; and each block's fuels and terrain, which
+ * do not change with the hour, by (cell size, block).
+ */
 export class BlockCache {
-  private readonly map = new Map<string, CellEllipses>()
+  private readonly map = new Map<string, EllipseRates>()
+  private readonly lands = new Map<string, LandscapeWindow>()
   constructor(private readonly maxBlocks = 6000) {}
 
-  get(key: string, make: () => CellEllipses): CellEllipses {
-    const hit = this.map.get(key)
-    if (hit) {
-      this.map.delete(key)
-      this.map.set(key, hit)
-      return hit
-    }
-    const made = make()
-    this.map.set(key, made)
-    if (this.map.size > this.maxBlocks) this.map.delete(this.map.keys().next().value!)
-    return made
+  get(key: string, make: () => EllipseRates): EllipseRates {
+    return lru(this.map, key, make, this.maxBlocks)
+  }
+
+  land(key: string, make: () => LandscapeWindow): LandscapeWindow {
+    return lru(this.lands, key, make, this.maxBlocks)
   }
 
   get size(): number {
     return this.map.size
   }
+}
+
+function lru<T>(map: Map<string, T>, key: string, make: () => T, max: number): T {
+  const hit = map.get(key)
+  if (hit !== undefined) {
+    map.delete(key)
+    map.set(key, hit)
+    return hit
+  }
+  const made = make()
+  map.set(key, made)
+  if (map.size > max) map.delete(map.keys().next().value!)
+  return made
 }
 
 const lattices = new WeakMap<FireLandscape, Map<number, WindowGrid>>()
@@ -131,7 +150,7 @@ export function simulateFire(
   let half = Math.min(
     maxHalf,
     Math.max(
-      32,
+      MIN_HALF_CELLS,
       Math.min(128, Math.round((options.windowHalfSizeM ?? DEFAULT_WINDOW_HALF_SIZE_M) / cellSizeM)),
     ),
   )
@@ -200,7 +219,7 @@ function spread(
   const bc0 = c0 >> SHIFT
   const br0 = r0 >> SHIFT
   const moisture = landscape.data.moisture
-  const blockEllipses = (period: number, bc: number, br: number): CellEllipses => {
+  const blockEllipses = (period: number, bc: number, br: number): EllipseRates => {
     const hour = startHour + period
     const lbc = bc0 + bc
     const lbr = br0 + br
@@ -210,12 +229,15 @@ function spread(
       const y = lbr << SHIFT
       const w = Math.min(BLOCK, lattice.width - x)
       const h = Math.min(BLOCK, lattice.height - y)
-      const land = landscape.cells(lattice, x, y, w, h)
+      const land = cache.land(`${cellSizeM}|${lbc}|${lbr}`, () => landscape.cells(lattice, x, y, w, h))
       const wind = landscape.wind(lattice, windHour, x, y, w, h)
       const fire = fireBehaviourGrid(land, { moisture, ...wind, windHeight: '20ft' })
       const head = fire.rosFtPerMin
       for (let i = 0; i < head.length; i++) head[i] = head[i]! * M_PER_FT
-      return { headRosMPerMin: head, eccentricity: fire.eccentricity, maxSpreadDirDeg: fire.maxSpreadDirDeg }
+      return ellipseRates(
+        { headRosMPerMin: head, eccentricity: fire.eccentricity, maxSpreadDirDeg: fire.maxSpreadDirDeg },
+        head.length,
+      )
     })
   }
   const ignitionCells = cells.map(([c, r]) => (r - r0) * width + (c - c0))
