@@ -75,28 +75,34 @@ function cell(col: number, row: number): number {
 }
 const classColor: Record<number, string> = { 11: '#4a80b4', 21: '#9e9ac8', 22: '#de2d26', 31: '#bdb8a6' }
 
-function writeCog(dir: string): void {
-  const lines = [
-    `ncols ${N}`,
-    `nrows ${N}`,
-    'xllcorner -120',
-    'yllcorner 36',
-    `cellsize ${2 / N}`,
-    'NODATA_value 0',
-  ]
-  for (let row = 0; row < N; row++) {
+/** A GeoTIFF written by GDAL (`gdal_translate -of COG`) from an ASCII grid of `cell` classes. */
+function writeCog(
+  dir: string,
+  name: string,
+  grid: { n: number; xll: number; yll: number; cellsize: number; srs: string; blankRows: number },
+): void {
+  const { n, xll, yll, cellsize, srs, blankRows } = grid
+  const lines = [`ncols ${n}`, `nrows ${n}`, `xllcorner ${xll}`, `yllcorner ${yll}`, `cellsize ${cellsize}`]
+  lines.push('NODATA_value 0')
+  for (let row = 0; row < n; row++) {
     const vals: number[] = []
-    for (let col = 0; col < N; col++) vals.push(row < 8 ? 0 : cell(col, row))
+    for (let col = 0; col < n; col++) vals.push(row < blankRows ? 0 : cell(col, row))
     lines.push(vals.join(' '))
   }
-  writeFileSync(join(dir, 'veg.asc'), lines.join('\n'))
+  writeFileSync(join(dir, `${name}.asc`), lines.join('\n'))
   execFileSync('gdal_translate', [
-    ...['-q', '-of', 'COG', '-a_srs', 'EPSG:4326', '-ot', 'Byte'],
+    ...['-q', '-of', 'COG', '-a_srs', srs, '-ot', 'Byte'],
     ...['-co', 'BLOCKSIZE=256', '-co', 'OVERVIEW_RESAMPLING=NEAREST'],
-    join(dir, 'veg.asc'),
-    join(dir, 'veg.tif'),
+    join(dir, `${name}.asc`),
+    join(dir, `${name}.tif`),
   ])
 }
+
+/** The Web Mercator COG: 512 × 512 cells of 200 m from (x, y) = (-13,300,000, 4,400,000) m. */
+const M = { n: 512, xll: -13_300_000, yll: 4_400_000, cellsize: 200 }
+const HALF_WORLD = 20037508.342789244
+const mercLon = (x: number) => (x / HALF_WORLD) * 180
+const mercLat = (y: number) => (Math.atan(Math.sinh((y / HALF_WORLD) * Math.PI)) * 180) / Math.PI
 
 const VECTOR_TILES: ArchiveTile[] = []
 for (let z = 0; z <= 3; z++)
@@ -138,7 +144,16 @@ beforeAll(async () => {
     writePmtiles(RASTER_TILES, { tileType: 2, gzipTiles: false }),
   )
   symlinkSync(join(outside, 'secret.pmtiles'), join(archiveDir, 'link.pmtiles'))
-  writeCog(served)
+  writeCog(served, 'veg', { n: N, xll: -120, yll: 36, cellsize: 2 / N, srs: 'EPSG:4326', blankRows: 8 })
+  writeCog(served, 'veg3857', { ...M, srs: 'EPSG:3857', blankRows: 0 })
+  writeCog(served, 'utm', {
+    n: 64,
+    xll: 400_000,
+    yll: 4_000_000,
+    cellsize: 100,
+    srs: 'EPSG:32611',
+    blankRows: 0,
+  })
   mkdirSync(join(served, 'mvt', '2', '1'), { recursive: true })
   writeFileSync(join(served, 'mvt', '2', '1', '1.pbf'), gzipSync(mvt(2, 1, 1)))
   writeFileSync(join(served, 'mvt', '2', '1', '2.pbf'), mvt(2, 1, 2))
@@ -172,6 +187,8 @@ beforeAll(async () => {
     pm('not_archive', { url: `${u}/fires.json` }),
     pm('gone', { url: `http://127.0.0.1:1/fires.pmtiles` }),
     { id: 'veg_cog', type: 'cog', url: `${u}/veg.tif`, legend: 'vegetation', ...base() } as CogSource,
+    { id: 'veg_3857', type: 'cog', url: `${u}/veg3857.tif`, legend: 'vegetation', ...base() } as CogSource,
+    { id: 'utm_cog', type: 'cog', url: `${u}/utm.tif`, legend: 'vegetation', ...base() } as CogSource,
     { id: 'fires_tj', type: 'tilejson', url: `${u}/fires.json`, ...base() } as TilejsonSource,
     { id: 'fires_direct', type: 'tilejson', url: `${u}/mvt/{z}/{x}/{y}.pbf`, ...base() } as TilejsonSource,
     { id: 'tj_elsewhere', type: 'tilejson', url: `${u}/elsewhere.json`, ...base() } as TilejsonSource,
@@ -350,6 +367,69 @@ describe('cog', () => {
     // The file is ~410 kB, nearly all of it the 1024 × 1024 image; the 256 × 256 overview is ~1/21 of it.
     expect(bytes).toBeLessThan(100_000)
     expect((await get('/api/sources/veg_cog/tiles/6/0/0')).statusCode).toBe(204)
+  })
+})
+
+describe('cog in Web Mercator (EPSG:3857, written by GDAL)', () => {
+  /** The centre of cell (col, row) as longitude/latitude. */
+  const centre = (col: number, row: number) => [
+    mercLon(M.xll + (col + 0.5) * M.cellsize),
+    mercLat(M.yll + (M.n - row - 0.5) * M.cellsize),
+  ]
+
+  it('answers the pixel value of the cell holding a point', async () => {
+    for (const [col, row] of [
+      [0, 0],
+      [300, 200],
+      [511, 511],
+      [17, 480],
+    ] as const) {
+      const [lon, lat] = centre(col, row)
+      const res = await get(`/api/sources/veg_3857/info?lon=${lon}&lat=${lat}`)
+      expect(res.statusCode).toBe(200)
+      expect(res.json().value, `${col},${row}`).toBe(cell(col, row))
+    }
+    expect((await get('/api/sources/veg_3857/info?lon=-100&lat=36.9')).json().value).toBe(null)
+  })
+
+  it('colours each tile pixel with the class of the cell under its centre (the tile is read in metres)', async () => {
+    // z 13: 19.1 m per pixel, finer than the 200 m cells; the tile holding cell (300, 200).
+    const z = 13
+    const span = (2 * HALF_WORLD) / 2 ** z
+    const [cx, cy] = [M.xll + 300.5 * M.cellsize, M.yll + (M.n - 200.5) * M.cellsize]
+    const x = Math.floor((cx + HALF_WORLD) / span)
+    const y = Math.floor((HALF_WORLD - cy) / span)
+    const res = await get(`/api/sources/veg_3857/tiles/${z}/${x}/${y}`)
+    expect(res.statusCode).toBe(200)
+    const png = PNG.sync.read(Buffer.from(res.rawPayload))
+    let checked = 0
+    for (let j = 3; j < 256; j += 36)
+      for (let i = 5; i < 256; i += 36) {
+        const mx = -HALF_WORLD + x * span + ((i + 0.5) / 256) * span
+        const my = HALF_WORLD - y * span - ((j + 0.5) / 256) * span
+        const col = Math.floor((mx - M.xll) / M.cellsize)
+        const row = Math.floor((M.yll + M.n * M.cellsize - my) / M.cellsize)
+        const want = parseHexColor(classColor[cell(col, row)]!)
+        const k = (j * 256 + i) * 4
+        expect([...png.data.subarray(k, k + 4)], `${i},${j}`).toEqual([...want])
+        checked++
+      }
+    expect(checked).toBe(56)
+    // A low zoom reads the 256 × 256 overview; a tile beside the raster is empty.
+    files.seen.length = 0
+    const low = await get(`/api/sources/veg_3857/tiles/8/${x >> 5}/${y >> 5}`)
+    expect(low.statusCode).toBe(200)
+    expect(files.seen.some((r) => r.path === '/veg3857.tif')).toBe(true)
+    expect((await get(`/api/sources/veg_3857/tiles/8/${(x >> 5) + 3}/${y >> 5}`)).statusCode).toBe(204)
+  })
+
+  it('a COG in another projection (UTM) is a 502 JSON naming it and what is supported', async () => {
+    for (const url of ['/api/sources/utm_cog/tiles/8/40/99', '/api/sources/utm_cog/info?lon=-118&lat=36.5']) {
+      const res = await get(url)
+      expect(res.statusCode).toBe(502)
+      expect(res.json()).toMatchObject({ error: 'bad_gateway', source: 'utm_cog' })
+      expect(res.json().message).toMatch(/EPSG:32611.*only .*EPSG:4326.*EPSG:3857/)
+    }
   })
 })
 
