@@ -258,32 +258,35 @@ describe('importGridFile', () => {
       expect((err as GridImportError).message).toMatch(message)
       if (parameter) expect((err as GridImportError).parameter).toBe(parameter)
     }
-    await refused(files.noCrs!, 'wind_gust_next', {}, /no coordinate reference system/, 'file')
-    await refused(files.plain!, 'wind_gust_next', {}, /no time axis/, 'variable')
-    await refused(
-      files.multi!,
-      'wind_gust_next',
-      {},
-      /several variables \(Band1, Band2\).*--variable/,
-      'variable',
-    )
-    await refused(
-      files.netcdf!,
-      'wind_gust_next',
-      { variable: 'gust' },
-      /no variable 'gust'.*wind_speed/,
-      'variable',
-    )
-    await refused(
-      files.grib!,
-      'wind_gust_next',
-      { element: 'GUST' },
-      /no 'GUST' messages.*WIND:10-HTGL/,
-      'element',
-    )
-    await refused(files.grib!, 'slope', {}, /3 valid times; grid slope holds 1.*--from/, 'file')
-    await refused(files.text!, 'wind_gust_next', {}, /not a raster file/, 'file')
-    await refused(files.albers!, 'no_such_grid', {}, /unknown grid 'no_such_grid'/, 'grid')
+    // Checked concurrently (each asks GDAL about the file).
+    await Promise.all([
+      refused(files.noCrs!, 'wind_gust_next', {}, /no coordinate reference system/, 'file'),
+      refused(files.plain!, 'wind_gust_next', {}, /no time axis/, 'variable'),
+      refused(
+        files.multi!,
+        'wind_gust_next',
+        {},
+        /several variables \(Band1, Band2\).*--variable/,
+        'variable',
+      ),
+      refused(
+        files.netcdf!,
+        'wind_gust_next',
+        { variable: 'gust' },
+        /no variable 'gust'.*wind_speed/,
+        'variable',
+      ),
+      refused(
+        files.grib!,
+        'wind_gust_next',
+        { element: 'GUST' },
+        /no 'GUST' messages.*WIND:10-HTGL/,
+        'element',
+      ),
+      refused(files.grib!, 'slope', {}, /3 valid times; grid slope holds 1.*--from/, 'file'),
+      refused(files.text!, 'wind_gust_next', {}, /not a raster file/, 'file'),
+      refused(files.albers!, 'no_such_grid', {}, /unknown grid 'no_such_grid'/, 'grid'),
+    ])
     expect(await opened.grids.version('wind_gust_next')).toBe(before)
   })
 
@@ -296,7 +299,11 @@ describe('importGridFile', () => {
         (r) => ({ code: 0, ...r }),
         (e: { code: number; stdout: string; stderr: string }) => e,
       )
-    const ok = await cli(['wind_gust_next', files.grib!, '--element', 'WIND:10-HTGL'])
+    // Both runs at once (each starts a TypeScript process).
+    const [ok, bad] = await Promise.all([
+      cli(['wind_gust_next', files.grib!, '--element', 'WIND:10-HTGL']),
+      cli(['wind_gust_next', files.multi!]),
+    ])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.stdout).toMatch(/GRIB2.*3 hour\(s\)/)
     expect(ok.stdout).toContain('2026-11-27T13:00:00.000Z')
@@ -314,7 +321,6 @@ describe('importGridFile', () => {
     } finally {
       grids.close()
     }
-    const bad = await cli(['wind_gust_next', files.multi!])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toMatch(/^import-grid: .*several variables/m)
   })
