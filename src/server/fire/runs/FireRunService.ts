@@ -7,6 +7,7 @@ import type { Leadership } from '../../cluster/leadership'
 import { FireBatchPool } from './fireBatchPool'
 import type { FireRunInputs } from './fireBatchProtocol'
 import { planFireRun, runInputs } from './planFireRun'
+import { runInputsSource } from './fireRunInputs'
 import { summariseRun, writeRunOutputs } from './fireRunOutputs'
 import type { FireRunSettings } from './fireRunSettings'
 
@@ -158,6 +159,17 @@ export class FireRunService {
     const hours = typeof b.settings.hours === 'number' ? b.settings.hours : this.opts.settings.hours
     const load = async (): Promise<FireRunInputs> => {
       const run = await this.store.fireRuns.run(b.runId)
+      // The worker reads the landscape and assets itself when it can open the store (not this thread).
+      const source = runInputsSource(
+        this.store,
+        this.opts.settings,
+        this.opts.window,
+        String(b.runId),
+        hours,
+        b.settings,
+        run?.referenceTime ?? b.startTime,
+      )
+      if (source) return source
       return runInputs(
         this.store,
         this.opts.settings,

@@ -1,13 +1,19 @@
 import type { FireLandscapeData } from '../landscape'
 import type { ConsequenceAssets } from '../consequence'
 import type { FireIgnition, FireIgnitionResult } from '../../store/fireRunStore'
+import type { FireRunSource } from './fireRunInputs'
 
-/** The inputs of one run, sent once to each worker (plain data: structured clone). */
+/**
+ * The inputs of one run, sent once to each worker (plain data: structured clone): where the worker
+ * reads the landscape and assets itself (`source`, fireRunInputs.ts), or — for a store a worker
+ * cannot open — the data read by the server thread.
+ */
 export interface FireRunInputs {
   /** Identifies the inputs (the run's id): a worker keeps the last ones it was sent. */
   key: string
-  landscape: FireLandscapeData
-  assets: ConsequenceAssets
+  source?: FireRunSource
+  landscape?: FireLandscapeData
+  assets?: ConsequenceAssets
   hours: number
   cellSizeM?: number
   windowHalfSizeM?: number

@@ -3,39 +3,56 @@ import { fireLandscape, type FireLandscape } from '../landscape'
 import { BlockCache } from '../simulate'
 import { indexAssets, runIgnitions, type IndexedAssets } from '../consequence'
 import type { FireRunInputs, FireWorkerAnswer, FireWorkerRequest } from './fireBatchProtocol'
+import { loadRunInputs } from './fireRunInputs'
 
-// One worker thread of a server's fire batch pool (fireBatchPool.ts): keeps the run's landscape,
-// indexed assets and fire-behaviour cache, and answers each batch's per-ignition results.
-let current: {
+// One worker thread of a server's fire batch pool (fireBatchPool.ts): reads the run's inputs (from
+// the store on a connection of its own when they come as a source, fireRunInputs.ts), keeps the
+// landscape, indexed assets and fire-behaviour cache, and answers each batch's per-ignition results.
+interface Current {
   inputs: FireRunInputs
   landscape: FireLandscape
   assets: IndexedAssets
   cache: BlockCache
-} | null = null
+}
+let current: { key: string; ready: Promise<Current> } | null = null
 
-parentPort?.on('message', (msg: FireWorkerRequest) => {
+async function prepare(inputs: FireRunInputs): Promise<Current> {
+  const data = inputs.source
+    ? await loadRunInputs(inputs.source)
+    : inputs.landscape && inputs.assets
+      ? { landscape: inputs.landscape, assets: inputs.assets }
+      : null
+  if (!data) throw new Error(`run ${inputs.key}: inputs carry neither a source nor data`)
+  return {
+    inputs,
+    landscape: fireLandscape(data.landscape),
+    assets: indexAssets(data.assets),
+    cache: new BlockCache(),
+  }
+}
+
+parentPort?.on('message', (msg: FireWorkerRequest) => void handle(msg))
+
+async function handle(msg: FireWorkerRequest): Promise<void> {
   if (msg.type === 'inputs') {
-    const { inputs } = msg
-    current = {
-      inputs,
-      landscape: fireLandscape(inputs.landscape),
-      assets: indexAssets(inputs.assets),
-      cache: new BlockCache(),
-    }
+    const ready = prepare(msg.inputs)
+    ready.catch(() => undefined) // answered with the batches that wait for it
+    current = { key: msg.inputs.key, ready }
     return
   }
   let answer: FireWorkerAnswer
   try {
-    if (!current || current.inputs.key !== msg.key) throw new Error(`no inputs for run ${msg.key}`)
-    const { inputs } = current
+    if (!current || current.key !== msg.key) throw new Error(`no inputs for run ${msg.key}`)
+    const run = await current.ready
+    const { inputs } = run
     const results = runIgnitions(
-      current.landscape,
+      run.landscape,
       msg.ignitions.map((i) => ({ ...i, lineId: i.ignitionId.split(':')[0] ?? i.ignitionId })),
       msg.startHour,
       inputs.hours,
-      current.assets,
+      run.assets,
       {
-        cache: current.cache,
+        cache: run.cache,
         ...(inputs.cellSizeM ? { cellSizeM: inputs.cellSizeM } : {}),
         ...(inputs.windowHalfSizeM ? { windowHalfSizeM: inputs.windowHalfSizeM } : {}),
       },
@@ -58,4 +75,4 @@ parentPort?.on('message', (msg: FireWorkerRequest) => {
     answer = { id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) }
   }
   parentPort?.postMessage(answer)
-})
+}

@@ -1,0 +1,148 @@
+// A consequence run's inputs read by the worker thread that runs its batches, not by the server
+// thread (docs/fire.md "Consequence run"): the landscape's grids (fuels, terrain, every wind hour)
+// and every building and critical facility. Decoding them on the server thread stalled tiles and
+// sign-in for a second or more at the start of every run; now the server thread only says where
+// they are — the store's file or database — and the worker opens its own read-only connection.
+import Database from 'better-sqlite3'
+import type { GridStorage } from '../../store/AppStore'
+import type { DatasetDef } from '../../store/catalog'
+import { decodeParts } from '../../store/geometryCodec'
+import { GridStore } from '../../store/gridStore'
+import { OgcFeatureReader, type OgcFeatureStorage } from '../../store/ogcFeatures'
+import { featureSourceOf, type FeatureSource } from '../../store/openStoreFile'
+import { pgDatabase } from '../../store/pg/pgDatabase'
+import { PgGridStore } from '../../store/pg/pgGridStore'
+import { PgOgcFeatureReader } from '../../store/pg/pgOgcFeatures'
+import type { AppStore } from '../../store/AppStore'
+import { windowStart, type WindowSettings } from '../../grids/forecastWindow'
+import type { ConsequenceAssets } from '../consequence'
+import { openFireLandscape, type FireLandscapeData, type FireLandscapeOptions } from '../landscape'
+import type { FireRunInputs } from './fireBatchProtocol'
+import type { FireRunSettings } from './fireRunSettings'
+
+/** Where a worker reads a run's inputs (plain data: sent to the thread as it is). */
+export interface FireRunSource {
+  store: FeatureSource
+  landscape: FireLandscapeOptions
+  /** The buildings and critical facilities datasets (null when the catalogue has none). */
+  buildings: DatasetDef | null
+  facilities: DatasetDef | null
+  populationGrid: string
+}
+
+/** Rows per read when a worker reads a dataset's geometries. */
+const CHUNK = 5_000
+
+/**
+ * The inputs of a run as a recipe for the worker (`source`, no data), or null when a worker cannot
+ * open the store (an in-memory store): then the server thread reads them (runInputs).
+ */
+export function runInputsSource(
+  store: AppStore,
+  settings: FireRunSettings,
+  window: WindowSettings,
+  key: string,
+  hours: number,
+  runSettings: Record<string, unknown>,
+  referenceTime: string,
+): FireRunInputs | null {
+  const where = featureSourceOf(store)
+  if (!where) return null
+  const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : undefined)
+  const cellSizeM = num(runSettings.cellSizeM)
+  const windowHalfSizeM = num(runSettings.windowHalfSizeM)
+  return {
+    key,
+    source: {
+      store: where,
+      landscape: { ...settings.landscape, windowStart: windowStart(new Date(referenceTime), window) },
+      buildings: store.dataset(settings.buildingsDataset) ?? null,
+      facilities: store.dataset(settings.facilitiesDataset) ?? null,
+      populationGrid: settings.populationGrid,
+    },
+    hours,
+    ...(cellSizeM ? { cellSizeM } : {}),
+    ...(windowHalfSizeM ? { windowHalfSizeM } : {}),
+  }
+}
+
+/** Reads a run's landscape and assets from its source on a connection of this thread's own. */
+export async function loadRunInputs(
+  source: FireRunSource,
+): Promise<{ landscape: FireLandscapeData; assets: ConsequenceAssets }> {
+  const { grids, features, close } = openSource(source.store)
+  try {
+    const landscape = await openFireLandscape({ grids }, source.landscape)
+    const population = await grids.grid(source.populationGrid)
+    return {
+      landscape: landscape.data,
+      assets: {
+        buildings: await centresOf(features, source.buildings),
+        criticalFacilities: await centresOf(features, source.facilities),
+        ...(population
+          ? {
+              population: {
+                nx: population.nx,
+                ny: population.ny,
+                west: population.west,
+                south: population.south,
+                east: population.east,
+                north: population.north,
+                data: population.data,
+              },
+            }
+          : {}),
+      },
+    }
+  } finally {
+    await close()
+  }
+}
+
+function openSource(source: FeatureSource): {
+  grids: Pick<GridStorage, 'grid' | 'list'>
+  features: OgcFeatureStorage
+  close(): Promise<void>
+} {
+  if ('file' in source) {
+    const db = new Database(source.file, { readonly: true, fileMustExist: true })
+    return {
+      grids: new GridStore(db),
+      features: new OgcFeatureReader(db),
+      close: async () => {
+        db.close()
+      },
+    }
+  }
+  const db = pgDatabase({ url: source.pgUrl, max: 1, applicationName: 'emberline-fire-run' })
+  return { grids: new PgGridStore(db), features: new PgOgcFeatureReader(db), close: () => db.close() }
+}
+
+/**
+ * A point per feature as flat [lon, lat, …]: the mean of its first ring's (or line's, or point's)
+ * vertices — what the server thread's runInputs computed.
+ */
+async function centresOf(features: OgcFeatureStorage, d: DatasetDef | null): Promise<Float64Array> {
+  if (!d) return new Float64Array(0)
+  const ids = await features.allIds(d)
+  const out = new Float64Array(ids.length * 2)
+  let k = 0
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const slice = ids.slice(i, i + CHUNK)
+    const blobs = await features.geometries(d, slice)
+    for (const id of slice) {
+      const blob = blobs.get(id)
+      const ring = blob ? (decodeParts(blob)[0]?.[0] ?? []) : []
+      let x = 0
+      let y = 0
+      for (const p of ring) {
+        x += p[0] ?? 0
+        y += p[1] ?? 0
+      }
+      const n = Math.max(1, ring.length)
+      out[k++] = x / n
+      out[k++] = y / n
+    }
+  }
+  return out
+}
