@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appConfig } from '../../src/shared/config'
 import { countByRule, describeFindings, failing, newAxePage, runAxe, type AxeFinding } from './a11y.driver'
@@ -71,12 +71,41 @@ async function checkPage(page: Page, where: string): Promise<void> {
 }
 
 /**
- * Lets the screen settle: no request for half a second, or 4 s. Map screens never reach Chromium's
- * network idle (measured before and after #29: every visit ran into the bound), so the bound is
- * what each check waits; at 15 s it made this file ten minutes of the CI run.
+ * Lets the screen settle: no request of the page open for half a second, or 4 s. Playwright's own
+ * 'networkidle' never came on a signed-in screen: the identity SDK's telemetry POST (/sdk/v1/events)
+ * is never reported finished, so every check waited the whole bound (≈ 4 s × 48 of this file's
+ * time). watchRequests counts the page's requests, that one left out.
  */
 async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle', { timeout: 4_000 }).catch(() => undefined)
+  await pageRequests.get(page)?.quiet(500, 4_000)
+}
+
+/** Requests the screens never wait for: the identity SDK's telemetry (the server drops it). */
+const isTelemetry = (url: string) => /\/sdk\/v1\/events(\?|$)/.test(url)
+
+const pageRequests = new WeakMap<Page, { quiet(forMs: number, boundMs: number): Promise<void> }>()
+
+/** Counts the page's open requests (telemetry aside) from now on, for settle(). */
+function watchRequests(page: Page): void {
+  const open = new Set<Request>()
+  let changed = Date.now()
+  page.on('request', (request) => {
+    if (isTelemetry(request.url())) return
+    open.add(request)
+    changed = Date.now()
+  })
+  const ended = (request: Request) => {
+    if (open.delete(request)) changed = Date.now()
+  }
+  page.on('requestfinished', ended)
+  page.on('requestfailed', ended)
+  pageRequests.set(page, {
+    async quiet(forMs, boundMs) {
+      const bound = Date.now() + boundMs
+      while (Date.now() < bound && (open.size > 0 || Date.now() - changed < forMs))
+        await new Promise((wait) => setTimeout(wait, 50))
+    },
+  })
 }
 
 async function openSignedOutState(page: Page, state: SignedOutState): Promise<void> {
@@ -162,6 +191,7 @@ describe.each(Object.keys(viewports) as ViewportName[])('axe-core WCAG 2.1 A/AA 
     let page: Page
     beforeAll(async () => {
       page = await newAxePage(browser, size)
+      watchRequests(page)
     })
     afterAll(async () => {
       await page?.context().close()
@@ -177,6 +207,7 @@ describe.each(Object.keys(viewports) as ViewportName[])('axe-core WCAG 2.1 A/AA 
     let page: Page
     beforeAll(async () => {
       page = await newAxePage(browser, size)
+      watchRequests(page)
       await signIn(page, server)
     })
     afterAll(async () => {
