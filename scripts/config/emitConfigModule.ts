@@ -8,7 +8,7 @@ export function emitConfigModule(config: CompiledConfig): string {
     `export const ${name}: ${type} = ${JSON.stringify(data, null, 2)}\n`
   return [
     GENERATED_HEADER,
-    "import type { AppConfig, FeedsConfig, FuelModelsConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from './types'",
+    "import type { AppConfig, FeedsConfig, FireConfig, FuelModelsConfig, LayersConfig, OperationsConfig, TablesConfig, ThemeConfig } from './types'",
     '',
     part('appConfig', 'AppConfig', config.app),
     part('layersConfig', 'LayersConfig', config.layers),
@@ -17,5 +17,6 @@ export function emitConfigModule(config: CompiledConfig): string {
     part('operationsConfig', 'OperationsConfig', config.operations),
     part('feedsConfig', 'FeedsConfig', config.feeds),
     part('fuelModelsConfig', 'FuelModelsConfig', config.fuelModels),
+    part('fireConfig', 'FireConfig', config.fire),
   ].join('\n')
 }

@@ -7,10 +7,10 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import type { PathSegment, Problem } from './problem'
 import type { YamlSource } from './yamlSource'
 
-export const CONFIG_FILES = ['app', 'layers', 'tables', 'theme', 'operations', 'feeds', 'fuel-models'] as const
+export const CONFIG_FILES = ['app', 'layers', 'tables', 'theme', 'operations', 'feeds', 'fuel-models', 'fire'] as const
 export type ConfigName = (typeof CONFIG_FILES)[number]
 /** Files a config directory may leave out (compiled as their empty default). */
-export const OPTIONAL_CONFIG_FILES: ReadonlySet<ConfigName> = new Set(['feeds', 'fuel-models'])
+export const OPTIONAL_CONFIG_FILES: ReadonlySet<ConfigName> = new Set(['feeds', 'fuel-models', 'fire'])
 
 export const schemaDir = path.resolve(import.meta.dirname, '../../schema')
 
@@ -118,6 +118,14 @@ function reduceErrors(errors: ErrorObject[]): ErrorObject[] {
     if (e.keyword === 'pattern' && e.schemaPath.includes('propertyNames')) return false
     return true
   })
+}
+
+/** A file that leaves every key out, as the schema's defaults fill it (an optional file that is absent). */
+export function schemaDefaults(name: ConfigName): Record<string, unknown> {
+  const data: Record<string, unknown> = {}
+  const validate = getValidator(name)
+  if (!validate(data)) throw new Error(`config/${name}.yaml: an empty file does not match its schema`)
+  return data
 }
 
 /** Validates one parsed file against its schema; every error located in the YAML. */

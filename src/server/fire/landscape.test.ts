@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
+import { fireBehaviourGrid } from '../../fire/fireBehaviourGrid'
 import { findFuelModel } from '../../fire/fuelModels'
 import type { GridRaster } from '../grids/gridRaster'
 import { GridStore } from '../store/gridStore'
@@ -87,5 +88,66 @@ describe('openFireLandscape', () => {
     expect(land.hourAt(new Date('2026-07-01T15:30:00Z'))).toBe(3)
     await expect(openFireLandscape(store(), { fuelGrid: 'nope' })).rejects.toThrow(FireLandscapeError)
     await expect(openFireLandscape(store(), { fuelGrid: 'nope' })).rejects.toThrow(/grid nope is not stored/)
+  })
+
+  it('crowns where the four canopy grids are stored, as the simulation hands them to the core', async () => {
+    // Timber litter under a dense, low canopy (TU5), flat, wind 30 mph (10 m) from the west.
+    const canopied = (withBulkDensity: boolean, foliarMoisturePercent?: number) => {
+      const db = new Database(':memory:')
+      migrate(db)
+      const grids = new GridStore(db)
+      grids.replaceGrid('fuel', [raster(10, 10, () => 165)], 'test fuels')
+      grids.replaceGrid('elev', [raster(10, 10, () => 2000)], 'test dem')
+      grids.replaceGrid('wind_u', [raster(2, 2, () => 30)], 'wind')
+      grids.replaceGrid('wind_v', [raster(2, 2, () => 0)], 'wind')
+      grids.replaceGrid('cc', [raster(10, 10, () => 70)], 'cover %')
+      grids.replaceGrid('ch', [raster(10, 10, () => 18)], 'height m')
+      grids.replaceGrid('cbh', [raster(10, 10, () => 1.5)], 'base height m')
+      if (withBulkDensity) grids.replaceGrid('cbd', [raster(10, 10, () => 0.2)], 'bulk density kg/m3')
+      return openFireLandscape(
+        { grids },
+        {
+          fuelGrid: 'fuel',
+          elevationGrid: 'elev',
+          canopyCoverGrid: 'cc',
+          canopyHeightGrid: 'ch',
+          canopyBaseHeightGrid: 'cbh',
+          canopyBulkDensityGrid: 'cbd',
+          ...(foliarMoisturePercent ? { foliarMoisturePercent } : {}),
+        },
+      )
+    }
+    const burn = async (withBulkDensity: boolean, foliarMoisturePercent?: number) => {
+      const land = await canopied(withBulkDensity, foliarMoisturePercent)
+      const g = land.grid({ centre: [-106.9, 34.1], halfSizeM: 500, cellSizeM: 100 })
+      const wind = land.wind(g, 0)
+      const fire = fireBehaviourGrid(land.window(g), {
+        moisture: land.data.moisture,
+        ...wind,
+        windHeight: '20ft',
+      })
+      return { land, wind, fire }
+    }
+    const crown = await burn(true)
+    const w = crown.land.window(crown.land.grid({ centre: [-106.9, 34.1], halfSizeM: 500, cellSizeM: 100 }))
+    expect(w.canopyBaseHeightFt?.[0]).toBeCloseTo(1.5 / 0.3048, 3)
+    expect(w.canopyBulkDensityKgPerM3?.[0]).toBeCloseTo(0.2, 6)
+    expect(Math.min(...crown.fire.fireType)).toBeGreaterThanOrEqual(2) // passive or active crown
+    expect(crown.land.describe().canopy).toMatch(
+      /^cc \(cover %.*cbd \(bulk density kg\/m3, version \w+\), crown fire$/,
+    )
+    // Without the bulk density the canopy only shelters the wind: a surface fire, shorter flames.
+    const surface = await burn(false)
+    expect(new Set(surface.fire.fireType)).toEqual(new Set([1]))
+    expect(surface.fire.flameLengthFt[0]!).toBeLessThan(crown.fire.flameLengthFt[0]!)
+    expect(surface.land.describe().canopy).toMatch(/wind shelter only$/)
+    // The foliar moisture reaches the core with the hour's wind: wetter foliage needs more to crown.
+    const wet = await burn(true, 300)
+    expect(wet.wind.foliarMoisturePercent).toBe(300)
+    expect(crown.wind.foliarMoisturePercent).toBeUndefined()
+    expect(wet.fire.firelineIntensityBtuPerFtPerS[0]!).toBeLessThanOrEqual(
+      crown.fire.firelineIntensityBtuPerFtPerS[0]!,
+    )
+    expect(new Set(wet.fire.fireType)).toEqual(new Set([1]))
   })
 })

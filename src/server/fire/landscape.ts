@@ -24,6 +24,11 @@ export interface FireLandscapeOptions {
   /** Canopy cover (%) and height (m), optional: they shelter the wind. */
   canopyCoverGrid?: string
   canopyHeightGrid?: string
+  /** Canopy base height (m) and bulk density (kg/m³), optional: with cover and height the fire can crown. */
+  canopyBaseHeightGrid?: string
+  canopyBulkDensityGrid?: string
+  /** Foliar moisture content for crown fire initiation, % (default 100, FlamMap's). */
+  foliarMoisturePercent?: number
   /** Hourly wind components, mph towards east and north (10 m); hour n = band n of the window. */
   windUGrid?: string
   windVGrid?: string
@@ -61,6 +66,10 @@ export interface FireLandscapeData {
   aspect?: GridRaster
   canopyCover?: GridRaster
   canopyHeight?: GridRaster
+  canopyBaseHeight?: GridRaster
+  canopyBulkDensity?: GridRaster
+  /** Foliar moisture for crown fire, % (when the canopy can crown). */
+  foliarMoisturePercent?: number
   /** windU[h], windV[h]: forecast hour h, mph (10 m). Empty: no wind. */
   windU: GridRaster[]
   windV: GridRaster[]
@@ -100,10 +109,15 @@ export interface LandscapeWindow extends WindowGrid, Landscape {
   readonly missing: Uint8Array
 }
 
-/** The wind of one hour on a window: 20-ft speed (mph) and the direction it blows from (degrees). */
+/**
+ * The fire weather of one hour on a window beside the fuel moistures: the 20-ft wind speed (mph) and
+ * the direction it blows from (degrees), and the foliar moisture when the landscape can crown — so a
+ * caller hands it to the core as it is (`fireBehaviourGrid(land, { moisture, ...wind })`).
+ */
 export interface WindowWind {
   readonly windSpeedMph: Float32Array
   readonly windFromDeg: Float32Array
+  readonly foliarMoisturePercent?: number
 }
 
 export interface WindowSpec {
@@ -185,6 +199,9 @@ export class FireLandscape {
     const missing = new Uint8Array(n)
     const cover = d.canopyCover ? new Float32Array(n) : undefined
     const heightFt = d.canopyHeight ? new Float32Array(n) : undefined
+    const crowns = !!(d.canopyHeight && d.canopyBaseHeight && d.canopyBulkDensity)
+    const baseFt = crowns ? new Float32Array(n) : undefined
+    const bulk = crowns ? new Float32Array(n) : undefined
     // Elevation with a one-cell margin, for central differences.
     const ew = cols + 2
     const elev = d.elevation ? new Float32Array(ew * (rows + 2)) : undefined
@@ -240,6 +257,9 @@ export class FireLandscape {
         aspectDeg[i] = aspect
         if (cover && d.canopyCover) cover[i] = zeroIfNaN(nearest(d.canopyCover, lon, lat))
         if (heightFt && d.canopyHeight) heightFt[i] = zeroIfNaN(nearest(d.canopyHeight, lon, lat)) / 0.3048
+        if (baseFt && d.canopyBaseHeight)
+          baseFt[i] = zeroIfNaN(nearest(d.canopyBaseHeight, lon, lat)) / 0.3048
+        if (bulk && d.canopyBulkDensity) bulk[i] = zeroIfNaN(nearest(d.canopyBulkDensity, lon, lat))
       }
     }
     return {
@@ -251,6 +271,8 @@ export class FireLandscape {
       missing,
       ...(cover ? { canopyCoverPercent: cover } : {}),
       ...(heightFt ? { canopyHeightFt: heightFt } : {}),
+      ...(baseFt ? { canopyBaseHeightFt: baseFt } : {}),
+      ...(bulk ? { canopyBulkDensityKgPerM3: bulk } : {}),
     }
   }
 
@@ -263,7 +285,9 @@ export class FireLandscape {
     const windSpeedMph = new Float32Array(n)
     const windFromDeg = new Float32Array(n)
     const hours = this.windHours
-    if (hours === 0) return { windSpeedMph, windFromDeg }
+    const fmc = this.data.foliarMoisturePercent
+    const foliar = fmc ? { foliarMoisturePercent: fmc } : {}
+    if (hours === 0) return { windSpeedMph, windFromDeg, ...foliar }
     const h = Math.min(hours - 1, Math.max(0, Math.floor(hour)))
     const u = this.data.windU[h]!
     const v = this.data.windV[h]!
@@ -280,7 +304,7 @@ export class FireLandscape {
         windFromDeg[i] = (Math.atan2(-ue, -vn) / RAD + 360) % 360
       }
     }
-    return { windSpeedMph, windFromDeg }
+    return { windSpeedMph, windFromDeg, ...foliar }
   }
 
   /** The forecast hour (band) an instant falls in, when the window start is known. */
@@ -292,7 +316,7 @@ export class FireLandscape {
   }
 
   /** Provenance for popups and results: which fuels, terrain and wind run. */
-  describe(): { fuels: string; terrain: string; wind: string; summary: string } {
+  describe(): { fuels: string; terrain: string; wind: string; canopy: string; summary: string } {
     const p = this.data.provenance
     const one = (g: GridProvenance) => `${g.id} (${g.source}, version ${g.version})`
     const fuels = one(p.fuel)
@@ -301,7 +325,17 @@ export class FireLandscape {
       p.wind.length > 0
         ? `${p.wind.map(one).join(', ')}${this.data.windowStart ? `, hour 0 at ${this.data.windowStart}` : ''}`
         : 'calm (no wind grid)'
-    return { fuels, terrain, wind, summary: `fuels ${fuels}; terrain ${terrain}; wind ${wind}` }
+    const canopy =
+      p.canopy.length === 0
+        ? 'none (surface fire only)'
+        : `${p.canopy.map(one).join(', ')}${this.data.canopyBulkDensity ? ', crown fire' : ', wind shelter only'}`
+    return {
+      fuels,
+      terrain,
+      wind,
+      canopy,
+      summary: `fuels ${fuels}; terrain ${terrain}; wind ${wind}; canopy ${canopy}`,
+    }
   }
 }
 
@@ -333,6 +367,10 @@ export async function openFireLandscape(
   const aspect = elevation ? undefined : await optional(options.aspectGrid)
   const canopyCover = await optional(options.canopyCoverGrid)
   const canopyHeight = canopyCover ? await optional(options.canopyHeightGrid) : undefined
+  // Crown fire needs all four canopy grids.
+  const canopyBaseHeight = canopyHeight ? await optional(options.canopyBaseHeightGrid) : undefined
+  const canopyBulkDensity = canopyBaseHeight ? await optional(options.canopyBulkDensityGrid) : undefined
+  const crowns = !!(canopyBaseHeight && canopyBulkDensity)
   const uId = options.windUGrid ?? WIND_U_GRID
   const vId = options.windVGrid ?? WIND_V_GRID
   const windU: GridRaster[] = []
@@ -354,6 +392,10 @@ export async function openFireLandscape(
     ...(aspect ? { aspect } : {}),
     ...(canopyCover ? { canopyCover } : {}),
     ...(canopyHeight ? { canopyHeight } : {}),
+    ...(crowns ? { canopyBaseHeight, canopyBulkDensity } : {}),
+    ...(crowns && options.foliarMoisturePercent
+      ? { foliarMoisturePercent: options.foliarMoisturePercent }
+      : {}),
     windU,
     windV,
     windTo20ftFactor: options.windTo20ftFactor ?? DEFAULT_WIND_TO_20FT,
@@ -363,7 +405,12 @@ export async function openFireLandscape(
       fuel: provenance(options.fuelGrid),
       terrain: terrainIds.map(provenance),
       wind: windU.length > 0 ? [provenance(uId), provenance(vId)] : [],
-      canopy: [canopyCover ? options.canopyCoverGrid! : '', canopyHeight ? options.canopyHeightGrid! : '']
+      canopy: [
+        canopyCover ? options.canopyCoverGrid! : '',
+        canopyHeight ? options.canopyHeightGrid! : '',
+        crowns ? options.canopyBaseHeightGrid! : '',
+        crowns ? options.canopyBulkDensityGrid! : '',
+      ]
         .filter(Boolean)
         .map(provenance),
     },

@@ -3,6 +3,7 @@
 export {
   appConfig,
   feedsConfig,
+  fireConfig,
   fuelModelsConfig,
   layersConfig,
   operationsConfig,
@@ -11,5 +12,6 @@ export {
 } from '../../generated/config'
 export type * from '../../generated/types'
 export { gridById, layerById, legendById, mapLayerById, scaleById, sourceById, sourceOfType } from './catalogue'
+export { envGatedLayerIds, envGatedSourceIds } from './envGated'
 export { resolveColor } from './resolveColor'
 export { screenTitle } from './screenTitle'

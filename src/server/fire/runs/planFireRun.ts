@@ -29,6 +29,7 @@ export async function overheadLines(store: AppStore, settings: FireRunSettings):
     for (const f of await store.allFeatures(l.dataset)) {
       const circuit = f.properties[l.circuitField]
       if (circuit === null || circuit === undefined || circuit === '') continue
+      if (l.overhead && !l.overhead.values.includes(String(f.properties[l.overhead.field] ?? ''))) continue
       const g = partsToGeometry(decodeParts(f.geom), 'line')
       if (g.type !== 'LineString' && g.type !== 'MultiLineString') continue
       out.push({ circuit: String(circuit), lineId: `${l.dataset}/${f.id}`, coordinates: g.coordinates })
@@ -84,6 +85,7 @@ export async function planFireRun(
       fuels: described.fuels,
       terrain: described.terrain,
       wind: described.wind,
+      canopy: described.canopy,
       summary: described.summary,
       grids: landscape.data.provenance,
       lines: settings.lines.map((l) => l.dataset),
