@@ -1,7 +1,7 @@
 import type { Browser, Page, Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mapSelectors, setLayerVisible } from './map.driver'
-import { launchBrowser, newPage, signIn, startServer, type TestServer } from './support'
+import { launchBrowser, newPage, signIn, sharedServer, type TestServer } from './support'
 
 const ROUTE = '/PSPS'
 /** A drawn tile of a data layer (not the basemap). */
@@ -28,7 +28,7 @@ interface FirstFrame {
 }
 
 beforeAll(async () => {
-  server = await startServer()
+  server = await sharedServer()
   browser = await launchBrowser()
   page = await newPage(browser, { width: 1400, height: 900 })
   await signIn(page, server)

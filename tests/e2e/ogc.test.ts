@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { launchBrowser, signIn, startServer, type TestServer } from './support'
+import { launchBrowser, signIn, sharedServer, type TestServer } from './support'
 import {
   addFilter,
   apiRecords,
@@ -19,7 +19,7 @@ let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  server = await startServer()
+  server = await sharedServer()
   browser = await launchBrowser()
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { formatValue } from '../../src/shared/format'
-import { launchBrowser, newPage, signIn, startServer, type TestServer } from './support'
+import { launchBrowser, newPage, signIn, sharedServer, type TestServer } from './support'
 import {
   addFilter,
   apiRecords,
@@ -20,7 +20,7 @@ let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  server = await startServer()
+  server = await sharedServer()
   browser = await launchBrowser()
   page = await newPage(browser, { width: 1440, height: 900 })
   await signIn(page, server, { path: mapPath })
