@@ -51,6 +51,9 @@ beforeAll(async () => {
   expect(bad.out).toContain('feed failed, thermal_hot_spots unchanged: not CSV')
   browser = await launchBrowser()
   page = await newPage(browser, { width: 1440, height: 900 })
+  // Playwright's clock (time flows as usual) lets a test jump to the sidebar's next once-a-minute
+  // poll instead of waiting up to a minute for it.
+  await page.context().clock.install()
   await signIn(page, server, { path: mapPath })
 }, 180_000)
 
@@ -149,6 +152,7 @@ describe('feed freshness in the sidebar', () => {
     expect(added.status, added.out).toBe(0)
     expect(added.out).toContain('thermal_hot_spots now holds 228 features')
     // The sidebar's once-a-minute GET /api/feeds sees the new version; the table refetches page 3.
+    await page.clock.fastForward(60_000)
     await page.waitForFunction(
       (sel) => document.querySelector(sel)?.textContent === '201–228 of 228',
       range,
