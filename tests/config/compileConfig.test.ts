@@ -5,6 +5,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { compileConfig } from '../../scripts/config/compileConfig'
 import { formatDocPath, formatProblem } from '../../scripts/config/problem'
+import { envGatedLayerIds, envGatedSourceIds } from '../../src/shared/config'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 const base = path.join(import.meta.dirname, 'fixtures/base')
@@ -28,18 +29,21 @@ describe('compileConfig on the shipped config', () => {
 
   it('holds the catalogue of the spec', () => {
     const { layers, tables } = result.ok ? result.config : expect.unreachable()
-    expect(layers.layers).toHaveLength(20)
+    // Besides them, six layers of the utility's own servers, hidden while their variable is unset.
+    const gated = envGatedLayerIds(layers.layers, envGatedSourceIds(layers.sources))
+    expect(gated.size).toBe(6)
+    expect(layers.layers.filter((l) => !gated.has(l.id))).toHaveLength(20)
     // The spec's 17 default layers, plus Observed Smoke (HMS) added with the live feeds.
-    const listed = layers.layers.filter((l) => l.inDefaultList).map((l) => l.id)
+    const listed = layers.layers.filter((l) => l.inDefaultList && !gated.has(l.id)).map((l) => l.id)
     expect(listed).toHaveLength(18)
     expect(listed).toContain('observed_smoke')
-    expect(layers.mapLayers).toHaveLength(29)
+    expect(layers.mapLayers).toHaveLength(29 + 6)
     expect(layers.categories).toHaveLength(7)
-    expect(layers.layersWithoutTable).toHaveLength(7)
+    expect(layers.layersWithoutTable).toHaveLength(7 + 5)
     expect(layers.layers.filter((l) => l.table === undefined).map((l) => l.id).sort()).toEqual(
       [...layers.layersWithoutTable].sort(),
     )
-    expect(tables.tables).toHaveLength(13)
+    expect(tables.tables).toHaveLength(13 + 1)
     expect(layers.layers.find((l) => l.id === 'psps')?.subLayers).toHaveLength(7)
   })
 })

@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import {
   appConfig,
+  envGatedLayerIds,
   layersConfig,
   type LayersConfig,
   operationsConfig,
@@ -12,10 +13,14 @@ import { DocumentationScreen } from './DocumentationScreen'
 describe('DocumentationScreen', () => {
   it('shows every configured layer with its info text', () => {
     const html = renderToStaticMarkup(<DocumentationScreen />)
-    for (const layer of layersConfig.layers) {
+    const gated = envGatedLayerIds()
+    for (const layer of layersConfig.layers.filter((l) => !gated.has(l.id))) {
       expect(html).toContain(`data-layer-id="${layer.id}"`)
       expect(html).toContain(`>${layer.name}`)
     }
+    // A layer of a source whose `${NAME}` url the server has not reported set is not documented.
+    expect(gated.size).toBeGreaterThan(0)
+    for (const id of gated) expect(html).not.toContain(`data-layer-id="${id}"`)
     expect(html).toContain('How to read PSPS')
     expect(html).toContain('Medium-High')
   })

@@ -7,12 +7,25 @@ import { GisAccessSection } from './GisAccessDoc'
 import { LayerDoc } from './LayerDoc'
 import { OperationsDoc } from './OperationsDoc'
 import { buildOperationsDoc } from './operationsDoc'
-import { screenTitle } from '../../shared/config'
+import { appConfig, layersConfig, screenTitle, tablesConfig } from '../../shared/config'
+import { useHiddenLayerIds } from '../layers'
 import './docs.css'
 
 /** /Documentation: generated from config (layers, tables, app texts) so it cannot drift. */
 export function DocumentationScreen({ sources }: { sources?: DocumentationSources }) {
-  const docs = useMemo(() => buildDocumentation(sources), [sources])
+  // Layers of a source switched off on the server (its `${NAME}` url unset) are not documented.
+  const hidden = useHiddenLayerIds()
+  const docs = useMemo(
+    () =>
+      buildDocumentation(
+        sources ?? {
+          app: appConfig,
+          layers: { ...layersConfig, layers: layersConfig.layers.filter((l) => !hidden.has(l.id)) },
+          tables: tablesConfig,
+        },
+      ),
+    [sources, hidden],
+  )
   const operations = useMemo(() => buildOperationsDoc(), [])
   return (
     <main className="emberline-docs bp6-running-text" aria-labelledby="docs-title">

@@ -2,6 +2,7 @@ import { Button, type IconName } from '@blueprintjs/core'
 import { useState } from 'react'
 import { layersConfig, type Category } from '../../shared/config'
 import { LayerRow } from './LayerRow'
+import { useHiddenLayerIds } from './useSourceStatus'
 
 function categoryRows(categories: readonly Category[]): Category[][] {
   const rows = [...new Set(categories.map((c) => c.row))].sort((a, b) => a - b)
@@ -18,7 +19,9 @@ export interface LayerSidebarProps {
  */
 export function LayerSidebar({ onOpenTable }: LayerSidebarProps) {
   const [only, setOnly] = useState<string | null>(null)
-  const layers = layersConfig.layers.filter((l) => l.inDefaultList !== false)
+  // Layers of a source switched off on the server (its `${NAME}` url unset) are not offered.
+  const hidden = useHiddenLayerIds()
+  const layers = layersConfig.layers.filter((l) => l.inDefaultList !== false && !hidden.has(l.id))
   const categories = layersConfig.categories.filter((c) => !only || c.id === only)
   return (
     <aside className="el-sidebar" aria-label="Layers">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { layerById, mapLayerById } from '../../shared/config'
-import { layerSourceIds, unavailableSources, type SourceStatus } from './sourceStatus'
+import { hiddenLayerIds, layerSourceIds, unavailableSources, type SourceStatus } from './sourceStatus'
 
 const status = (id: string, state: SourceStatus['state']): SourceStatus => ({
   id,
@@ -24,5 +24,26 @@ describe('a layer row’s source status', () => {
     ])
     expect(unavailableSources(layer, [status(own, 'ok'), status('other', 'unavailable')])).toEqual([])
     expect(unavailableSources(layer, [status(own, 'unknown')])).toEqual([])
+  })
+})
+
+describe('layers of a source switched on by a variable', () => {
+  const gatedLayer = layerById('utility_gis_poles')
+  const source = mapLayerById(gatedLayer.layers[0]!).source
+  const withConfigured = (configured: boolean): SourceStatus => ({
+    ...status(source, 'unknown'),
+    configured,
+  })
+
+  it('are hidden before the server answers and while it says the source is not configured', () => {
+    expect(hiddenLayerIds([])).toContain('utility_gis_poles')
+    expect(hiddenLayerIds([withConfigured(false)])).toContain('utility_gis_poles')
+    expect(hiddenLayerIds([])).not.toContain('psps')
+  })
+
+  it('are offered once the server says the source is configured', () => {
+    const hidden = hiddenLayerIds([withConfigured(true)])
+    expect(hidden).not.toContain('utility_gis_poles')
+    expect(hidden).toContain('utility_gis_zones')
   })
 })

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { gridById, layerById, layersConfig, legendById, mapLayerById, scaleById, sourceById, sourceOfType } from '.'
+import {
+  envGatedLayerIds,
+  gridById,
+  layerById,
+  layersConfig,
+  legendById,
+  mapLayerById,
+  scaleById,
+  sourceById,
+  sourceOfType,
+} from '.'
 
 describe('catalogue lookups', () => {
   it('finds every kind of entry by id, typed by the generated unions', () => {
@@ -23,7 +33,9 @@ describe('catalogue lookups', () => {
   })
 
   it('lists the 17 default layers of the spec and Observed Smoke, without Wind Vectors and Population Density', () => {
-    const ids = layersConfig.layers.filter((l) => l.inDefaultList).map((l) => l.id)
+    // Layers of the utility's own servers are offered only while their variable is set.
+    const gated = envGatedLayerIds()
+    const ids = layersConfig.layers.filter((l) => l.inDefaultList && !gated.has(l.id)).map((l) => l.id)
     expect(ids).toHaveLength(18)
     expect(ids).toContain('observed_smoke')
     expect(ids).not.toContain('wind_vectors')

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react'
 import { useMap } from 'react-leaflet'
-import { useLayerState } from '../../layers'
+import { useHiddenLayerIds, useLayerState } from '../../layers'
 import { layersConfig, mapLayerById } from '../../../shared/config'
 import { useServiceTiles } from '../services/useServiceTiles'
 import { drawList } from './drawList'
@@ -15,7 +15,16 @@ export function ConfigLayers({ demo, registry }: { demo: boolean; registry: Pick
   const map = useMap()
   ensurePanes(map)
   const { state } = useLayerState()
-  const items = useMemo(() => drawList(state, layersConfig.layers), [state])
+  // A layer of a source switched off on the server is not drawn, even if a shared link names it.
+  const hidden = useHiddenLayerIds()
+  const items = useMemo(
+    () =>
+      drawList(
+        state,
+        layersConfig.layers.filter((l) => !hidden.has(l.id)),
+      ),
+    [state, hidden],
+  )
   const now = useMemo(() => mapClock(demo), [demo])
   const serviceTiles = useServiceTiles(true)
   // No tile layer to wait for (every layer off, or only wind particles): the first view is drawn.

@@ -22,6 +22,9 @@ export interface MapLayerViewProps {
   readonly forecastHour?: number | null
 }
 
+/** Source kinds our own server draws; every other kind is read from another server. */
+const OWN_SOURCES = new Set(['mvt', 'png', 'wind'])
+
 /**
  * The one generic renderer: a config map layer becomes a Leaflet layer by its paint `type`. The switch
  * is exhaustive over the generated paint union, so a new paint kind fails to compile until it is drawn.
@@ -45,6 +48,8 @@ export function MapLayerView({
   const override = item.key.startsWith('override/')
   const pane = paneFor(style.type, override)
   const paint = mapLayer.paint
+  const sourceType = sourceById(mapLayer.source).type
+  const externalSource = OWN_SOURCES.has(sourceType) ? undefined : mapLayer.source
   switch (paint.type) {
     case 'line':
     case 'fill':
@@ -62,6 +67,7 @@ export function MapLayerView({
           order={order}
           now={now}
           registry={registry}
+          externalSource={externalSource}
         />
       )
     case 'raster': {
@@ -77,6 +83,7 @@ export function MapLayerView({
           attribution={spec.attribution}
           className={`el-layer-${mapLayer.id}`}
           order={order}
+          externalSource={externalSource}
         />
       )
     }

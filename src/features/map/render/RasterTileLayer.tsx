@@ -1,8 +1,10 @@
 import L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { useMap } from 'react-leaflet'
+import { refreshSourceStatus } from '../../layers'
 import { markMapDrawn } from './firstDraw'
 import { queueLayerAdd, stackIndex } from './layerQueue'
+import { useRedrawOnRecovery } from './useRedrawOnRecovery'
 
 export interface RasterTileLayerProps {
   readonly url: string
@@ -16,6 +18,8 @@ export interface RasterTileLayerProps {
   readonly className: string
   /** Draw order in the map (bottom first): the layer's stacking within its pane. */
   readonly order: number
+  /** The source, when it is another server's: a failed tile asks for its status, and its recovery redraws. */
+  readonly externalSource?: string
 }
 
 /**
@@ -34,6 +38,7 @@ export function RasterTileLayer({
   attribution,
   className,
   order,
+  externalSource,
 }: RasterTileLayerProps) {
   const map = useMap()
   const layerRef = useRef<{ layer: L.TileLayer; url: string } | null>(null)
@@ -44,10 +49,11 @@ export function RasterTileLayer({
   const urlRef = useRef(url)
   /** Swaps to a new URL; set while the layer is on the map. */
   const swapRef = useRef<((nextUrl: string) => void) | null>(null)
+  const external = externalSource !== undefined
 
   useEffect(() => {
-    const make = (tileUrl: string): L.TileLayer =>
-      L.tileLayer(tileUrl, {
+    const make = (tileUrl: string): L.TileLayer => {
+      const layer = L.tileLayer(tileUrl, {
         pane,
         opacity: opacityRef.current,
         minZoom,
@@ -57,6 +63,10 @@ export function RasterTileLayer({
         className,
         attribution: attribution ?? '',
       })
+      // Another server's tile failed: ask its status now, so the row's badge does not wait for the poll.
+      if (external) layer.on('tileerror', refreshSourceStatus)
+      return layer
+    }
     const first = make(urlRef.current)
     first.once('tileload', markMapDrawn)
     const cancelAdd = queueLayerAdd(() => first.addTo(map))
@@ -84,7 +94,12 @@ export function RasterTileLayer({
       for (const old of staleRef.current) old.remove()
       staleRef.current = []
     }
-  }, [map, pane, minZoom, maxNativeZoom, tileSize, attribution, className])
+  }, [map, pane, minZoom, maxNativeZoom, tileSize, attribution, className, external])
+
+  // The source is back: ask again for the tiles that failed while it was down.
+  useRedrawOnRecovery(externalSource, () => {
+    layerRef.current?.layer.redraw()
+  })
 
   useEffect(() => {
     urlRef.current = url

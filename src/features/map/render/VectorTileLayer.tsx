@@ -6,6 +6,7 @@ import type { CompiledPaintStyle } from '../style/compilePaintStyle'
 import { toPaintRules } from '../style/toPaintRules'
 import { markMapDrawn } from './firstDraw'
 import { queueLayerAdd, stackIndex } from './layerQueue'
+import { useRedrawOnRecovery } from './useRedrawOnRecovery'
 import type { PickRegistry } from './pickRegistry'
 import { vectorTileSpec, type VectorSource } from './vectorTileSpec'
 
@@ -24,6 +25,8 @@ export interface VectorTileLayerProps {
   readonly order: number
   readonly now: () => number
   readonly registry: PickRegistry
+  /** The source, when it is another server's: its recovery redraws the tiles. */
+  readonly externalSource?: string
 }
 
 /**
@@ -32,7 +35,7 @@ export interface VectorTileLayerProps {
  * instead of re-creating it, and it is added to the map in its turn (layerQueue).
  */
 export function VectorTileLayer(props: VectorTileLayerProps) {
-  const { drawKey, mapLayer, source, style, demo, pane, order, now, registry } = props
+  const { drawKey, mapLayer, source, style, demo, pane, order, now, registry, externalSource } = props
   const map = useMap()
   const layerRef = useRef<GridLayerWithQuery | null>(null)
   const opacityRef = useRef(props.opacity)
@@ -87,6 +90,11 @@ export function VectorTileLayer(props: VectorTileLayerProps) {
     layerRef.current?.setZIndex(stackIndex(order))
     registerRef.current?.(order)
   }, [order])
+
+  // The source is back: draw again the tiles that came out empty while it was down.
+  useRedrawOnRecovery(externalSource, () => {
+    layerRef.current?.redraw()
+  })
 
   useEffect(() => {
     opacityRef.current = props.opacity
