@@ -39,6 +39,7 @@ import { fireRunRoutes } from './fire/runs/fireRunRoutes'
 import { DEFAULT_FIRE_RUN_SETTINGS, type FireRunSettings } from './fire/runs/fireRunSettings'
 import { windowSettings } from './grids/gridCatalog'
 import { fireSimRoutes } from './fireSim/fireSimRoutes'
+import { ingestRoutes, type IngestRoutesOptions } from './ingest'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,6 +78,8 @@ export interface AppOptions {
   sources?: SourceRoutesOptions
   /** The fire consequence run: scheduled (leader) and worker loop only with `schedule` (FIRE_RUNS=on). */
   fireRuns?: { schedule?: boolean; settings?: Partial<FireRunSettings>; server?: string }
+  /** The ingestion API's limits (default: config/app.yaml `ingest`) and temp dir (docs/ingest.md). */
+  ingest?: IngestRoutesOptions
 }
 
 /**
@@ -164,6 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ...(opts.fireRuns?.server ? { server: opts.fireRuns.server } : {}),
   })
   await app.register(fireSimRoutes, { demo: opts.demo })
+  await app.register(ingestRoutes, opts.ingest ?? {})
 
   await registerStatic(app, opts.staticDir, opts.sourceMaps ?? false)
   return app

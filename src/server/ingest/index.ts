@@ -1,0 +1,1 @@
+export { ingestRoutes, type IngestRoutesOptions } from './ingestRoutes'
