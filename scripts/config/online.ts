@@ -8,6 +8,15 @@ import { arcgisServiceJson, cacheLevels } from '../../src/server/sources/kinds/a
 import { fetchDocument } from '../../src/server/sources/kinds/upstreamDocument'
 import { capabilitiesUrl, planFromCapabilities, WmtsConfigError } from '../../src/server/sources/kinds/wmts'
 import { fillEnv, MissingVariable } from '../../src/server/sources/upstreamUrl'
+import {
+  checkArcgisFeatureServer,
+  checkCog,
+  checkGeojson,
+  checkOgcFeatures,
+  checkPmtiles,
+  checkTilejson,
+  checkXyz,
+} from './onlineKinds'
 import type { PathSegment, Problem } from './problem'
 import type { YamlSource } from './yamlSource'
 
@@ -15,10 +24,31 @@ import type { YamlSource } from './yamlSource'
 export interface OnlineFinding {
   readonly at: readonly PathSegment[]
   readonly message: string
+  /** `at` is a path from the document's root (a map layer's paint), not below the source. */
+  readonly absolute?: boolean
+}
+
+/** A name the YAML gives for a source outside it (a map layer's paint type, popup field, sourceLayer), at its path. */
+export interface SourceUse {
+  readonly at: readonly PathSegment[]
+  readonly name: string
+}
+
+/** What a check knows besides the source: the environment and how the map layers use the source. */
+export interface OnlineContext {
+  readonly env: NodeJS.ProcessEnv
+  /** The paint type of each map layer drawing the source, at mapLayers[i].paint.type. */
+  readonly paints: readonly SourceUse[]
+  /** The popup field keys of those map layers, at mapLayers[i].popup.fields[j].key. */
+  readonly fields: readonly SourceUse[]
+  /** Their sourceLayer names, at mapLayers[i].sourceLayer. */
+  readonly sourceLayers: readonly SourceUse[]
+  /** [lon, lat] of the map's home view: the xyz check asks the tile holding it. */
+  readonly home: readonly [number, number]
 }
 
 /** A kind's online check: what its server says about the YAML's source. Throw for an unreachable server. */
-export type OnlineCheck<S extends Source = Source> = (source: S, env: NodeJS.ProcessEnv) => Promise<OnlineFinding[]>
+export type OnlineCheck<S extends Source = Source> = (source: S, ctx: OnlineContext) => Promise<OnlineFinding[]>
 
 interface XEl {
   readonly nodeType: number
@@ -53,7 +83,7 @@ function all(n: XEl, name: string, out: XEl[] = []): XEl[] {
 const WEB_MERCATOR = /^(EPSG:(3857|900913|102100))$/i
 
 /** WMS: every name of `layers` is a named layer, and that layer (or a parent it inherits from) offers EPSG:3857. */
-export const checkWms: OnlineCheck<WmsSource> = async (source, env) => {
+export const checkWms: OnlineCheck<WmsSource> = async (source, { env }) => {
   const url = new URL(fillEnv(source.url, env, true))
   url.searchParams.set('SERVICE', 'WMS')
   url.searchParams.set('REQUEST', 'GetCapabilities')
@@ -86,7 +116,7 @@ export const checkWms: OnlineCheck<WmsSource> = async (source, env) => {
 }
 
 /** WMTS: the layer, style and an EPSG:3857 GoogleMapsCompatible tile matrix set exist. */
-export const checkWmts: OnlineCheck<WmtsSource> = async (source, env) => {
+export const checkWmts: OnlineCheck<WmtsSource> = async (source, { env }) => {
   if (/\{TileMatrix\}|\{TileRow\}|\{TileCol\}/.test(source.url)) return []
   const url = capabilitiesUrl(source, env)
   const xml = (await fetchDocument(source, env, url)).toString('utf8')
@@ -109,7 +139,7 @@ export const checkWmts: OnlineCheck<WmtsSource> = async (source, env) => {
 }
 
 /** ArcGIS MapServer: the service JSON reads, the sub-layers named exist, a forced cache maps to EPSG:3857. */
-export const checkArcgisMapServer: OnlineCheck<ArcgisMapServerSource> = async (source, env) => {
+export const checkArcgisMapServer: OnlineCheck<ArcgisMapServerSource> = async (source, { env }) => {
   const json = (await arcgisServiceJson(source, env)) as {
     layers?: { id: number }[]
     tileInfo?: Parameters<typeof cacheLevels>[0]
@@ -126,14 +156,42 @@ export const checkArcgisMapServer: OnlineCheck<ArcgisMapServerSource> = async (s
   return findings
 }
 
-/**
- * The online check of each kind (the other kinds' owners add theirs here: FeatureServer layer JSON,
- * OGC collection, TileJSON, PMTiles header, COG header).
- */
+/** The online check of each external kind (every kind of source from another server). */
 export const ONLINE_CHECKS: Partial<Record<Source['type'], OnlineCheck<never>>> = {
   wms: checkWms,
   wmts: checkWmts,
   'arcgis-mapserver': checkArcgisMapServer,
+  xyz: checkXyz,
+  'arcgis-featureserver': checkArcgisFeatureServer,
+  'ogc-features': checkOgcFeatures,
+  geojson: checkGeojson,
+  tilejson: checkTilejson,
+  pmtiles: checkPmtiles,
+  cog: checkCog,
+}
+
+interface RawMapLayer {
+  readonly source?: unknown
+  readonly paint?: { readonly type?: unknown }
+  readonly popup?: { readonly fields?: readonly { readonly key?: unknown }[] }
+  readonly sourceLayer?: unknown
+}
+
+/** How the map layers of the document use source `id`: paint types, popup fields, sourceLayers, at their paths. */
+function usesOf(data: unknown, id: string): Pick<OnlineContext, 'paints' | 'fields' | 'sourceLayers'> {
+  const mapLayers = ((data as { mapLayers?: unknown })?.mapLayers ?? []) as readonly RawMapLayer[]
+  const paints: SourceUse[] = []
+  const fields: SourceUse[] = []
+  const sourceLayers: SourceUse[] = []
+  mapLayers.forEach((m, i) => {
+    if (!m || m.source !== id) return
+    if (typeof m.paint?.type === 'string') paints.push({ at: ['mapLayers', i, 'paint', 'type'], name: m.paint.type })
+    if (typeof m.sourceLayer === 'string') sourceLayers.push({ at: ['mapLayers', i, 'sourceLayer'], name: m.sourceLayer })
+    ;(Array.isArray(m.popup?.fields) ? m.popup.fields : []).forEach((f, j) => {
+      if (typeof f?.key === 'string') fields.push({ at: ['mapLayers', i, 'popup', 'fields', j, 'key'], name: f.key })
+    })
+  })
+  return { paints, fields, sourceLayers }
 }
 
 /** Runs the online check of every source of layers.yaml that has one, in parallel; problems at the source's lines. */
@@ -141,6 +199,7 @@ export async function checkOnline(
   layersYaml: YamlSource,
   sources: readonly Source[],
   env: NodeJS.ProcessEnv = process.env,
+  home: readonly [number, number] = [0, 0],
 ): Promise<Problem[]> {
   const results = await Promise.all(
     sources.map(async (source, i): Promise<Problem[]> => {
@@ -148,8 +207,8 @@ export async function checkOnline(
       if (!check) return []
       const at = (rest: readonly PathSegment[]) => ['sources', i, ...rest]
       try {
-        const findings = await check(source, env)
-        return findings.map((f) => layersYaml.problemAt(at(f.at), `${source.id}: ${f.message}`))
+        const findings = await check(source, { env, home, ...usesOf(layersYaml.data, source.id) })
+        return findings.map((f) => layersYaml.problemAt(f.absolute ? f.at : at(f.at), `${source.id}: ${f.message}`))
       } catch (e) {
         const why =
           e instanceof UpstreamFailure || e instanceof MissingVariable

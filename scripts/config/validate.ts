@@ -24,7 +24,8 @@ async function main(): Promise<number> {
   if (process.argv.includes('--online')) {
     const loaded = loadYaml(path.resolve(dir, 'layers.yaml'))
     if (!loaded.ok) return 1
-    const problems = await checkOnline(loaded.source, layers.sources)
+    const [lon, lat] = result.config.app.map.live.center
+    const problems = await checkOnline(loaded.source, layers.sources, process.env, [lon, lat])
     for (const p of problems) console.log(formatProblem(p))
     if (problems.length > 0) {
       console.error(`${rel}: ${problems.length} online problem${problems.length === 1 ? '' : 's'}`)

@@ -35,7 +35,9 @@ function answer(
     ? 'application/json'
     : path.endsWith('.pbf') || path.endsWith('.mvt')
       ? 'application/x-protobuf'
-      : 'application/octet-stream'
+      : path.endsWith('.png')
+        ? 'image/png'
+        : 'application/octet-stream'
   const headers: http.OutgoingHttpHeaders = { etag, 'accept-ranges': 'bytes', 'content-type': type }
   if (path.endsWith('.gz.pbf')) headers['content-encoding'] = 'gzip'
   if (req.headers['if-none-match'] === etag) {

@@ -31,6 +31,9 @@ export class UpstreamFailure extends Error {
   }
 }
 
+/** The upstream reset a reused keep-alive socket before answering (retried once on a new socket). */
+class StaleSocket extends UpstreamFailure {}
+
 const MAX_REDIRECTS = 3
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
@@ -44,7 +47,12 @@ export async function fetchUpstream(req: UpstreamRequest): Promise<UpstreamAnswe
   let url = req.url
   for (let hop = 0; ; hop++) {
     checkTarget(url, req)
-    const answer = await getOnce(url, req, deadline)
+    const answer = await getOnce(url, req, deadline).catch((e: unknown) => {
+      // A kept-alive socket the upstream closed just as we reused it (Node's advice): ask once more
+      // on a fresh one — a GET only; a POST might have been received.
+      if (e instanceof StaleSocket) return getOnce(url, req, deadline)
+      throw e
+    })
     const location = answer.headers.location
     if (!REDIRECTS.has(answer.status) || location === undefined || req.form) return answer
     if (hop >= MAX_REDIRECTS) throw new UpstreamFailure(502, `more than ${MAX_REDIRECTS} redirects`)
@@ -144,6 +152,8 @@ function getOnce(url: URL, req: UpstreamRequest, deadline: number): Promise<Upst
     )
     request.on('error', (e) => {
       if (e instanceof RefusedUpstream) return fail(new UpstreamFailure(502, e.message))
+      if (request.reusedSocket && form === undefined && (e as NodeJS.ErrnoException).code === 'ECONNRESET')
+        return fail(new StaleSocket(502, `cannot reach upstream ${url.host}: ${e.message}`))
       fail(new UpstreamFailure(502, `cannot reach upstream ${url.host}: ${e.message}`))
     })
     request.end(form)
