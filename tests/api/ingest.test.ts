@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
@@ -309,5 +311,59 @@ describe('jobs of a stopped server', () => {
     })
     const job = await finished(id, second)
     expect(job).toMatchObject({ status: 'failed', error: ORPHANED })
+  })
+})
+
+describe('grids', () => {
+  /** A 20 × 10 lon/lat GeoTIFF (one band, value = column + 100 · row) written by GDAL. */
+  async function geoTiff(): Promise<Buffer> {
+    const nx = 20
+    const ny = 10
+    const values = Float32Array.from({ length: nx * ny }, (_, k) => (k % nx) + 100 * Math.floor(k / nx))
+    fs.writeFileSync(path.join(dataDir, 'field.bin'), new Uint8Array(values.buffer))
+    const vrt = path.join(dataDir, 'field.vrt')
+    fs.writeFileSync(
+      vrt,
+      `<VRTDataset rasterXSize="${nx}" rasterYSize="${ny}"><SRS>EPSG:4326</SRS>
+        <GeoTransform>-107, 0.1, 0, 36, 0, -0.1</GeoTransform>
+        <VRTRasterBand dataType="Float32" band="1" subClass="VRTRawRasterBand">
+        <SourceFilename relativetoVRT="1">field.bin</SourceFilename><ImageOffset>0</ImageOffset>
+        <PixelOffset>4</PixelOffset><LineOffset>${nx * 4}</LineOffset><ByteOrder>LSB</ByteOrder></VRTRasterBand></VRTDataset>`,
+    )
+    const out = path.join(dataDir, 'field.tif')
+    await promisify(execFile)('gdal_translate', ['-q', '-of', 'GTiff', vrt, out])
+    return fs.readFileSync(out)
+  }
+
+  it('replaces a grid with a GeoTIFF through importGridFile; a file that is no raster changes nothing', async () => {
+    const tif = await geoTiff()
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/ingest/grids/elevation',
+      headers: { authorization: `Bearer ${tokens.write}`, 'content-type': 'image/tiff' },
+      payload: tif,
+    })
+    expect(res.statusCode, res.body).toBe(202)
+    const job = await finished(res.json<{ job: string }>().job)
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      summary: { grid: 'elevation', format: 'GeoTIFF', nx: 20, ny: 10 },
+    })
+    const version = await store.grids.version('elevation')
+    expect(version).toBeDefined()
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/ingest/grids/elevation',
+      headers: { authorization: `Bearer ${tokens.write}`, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('not a raster at all'),
+    })
+    expect(bad.statusCode).toBe(202)
+    const failed = await finished(bad.json<{ job: string }>().job)
+    expect(failed.status).toBe('failed')
+    expect(failed.error).toContain('elevation unchanged')
+    expect(await store.grids.version('elevation')).toBe(version)
+    expect((await post('/api/ingest/grids/no_such_grid', tokens.write, 'x', 'image/tiff')).statusCode).toBe(
+      404,
+    )
   })
 })
