@@ -1,10 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import {
-  operationsConfig,
-  type PspsEventSettings,
-  type PspsReportSettings,
-  type PspsRollupSettings,
-} from '../../shared/config'
 import { sessionOf } from '../auth/routeAuth'
 import { badRequest, notFound, sendError, HttpError } from '../http/httpErrors'
 import { buildPspsEvent } from '../operations/pspsEvent'
@@ -15,7 +9,10 @@ import { circuitSnapshot, circuitsByKey } from './eventCircuits'
 import { eventOut, phaseWindows } from './eventWire'
 import { memberEmails } from './memberEmails'
 import { canMove, PHASE_TRANSITIONS } from './phases'
+import { defaultConfig, type PspsEventsConfig } from './pspsEventsConfig'
 import { reportRoutes } from './reportRoutes'
+
+export type { PspsEventsConfig } from './pspsEventsConfig'
 
 export interface PspsEventRoutesOptions {
   /** Default: config/operations.yaml `psps`, `pspsEvents`, `pspsReport`; a missing one → 404. */
@@ -24,20 +21,9 @@ export interface PspsEventRoutesOptions {
   clock?: () => number
 }
 
-export interface PspsEventsConfig {
-  rollup: PspsRollupSettings
-  events: PspsEventSettings
-  report: PspsReportSettings
-}
-
 const NOT_CONFIGURED = 'PSPS events are not configured (config/operations.yaml psps, pspsEvents, pspsReport)'
 /** Notifications answered per phase at most. */
 const NOTIFICATIONS_PER_PHASE = 500
-
-function defaultConfig(): PspsEventsConfig | null {
-  const { psps, pspsEvents, pspsReport } = operationsConfig
-  return psps && pspsEvents && pspsReport ? { rollup: psps, events: pspsEvents, report: pspsReport } : null
-}
 
 const name = { type: 'string', minLength: 1, maxLength: 200, description: 'the event name' } as const
 const circuitId = { type: 'string', minLength: 1, maxLength: 200 } as const

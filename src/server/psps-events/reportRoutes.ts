@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { notFound } from '../http/httpErrors'
-import type { PspsEventsConfig } from './pspsEventRoutes'
+import type { PspsEventsConfig } from './pspsEventsConfig'
 import { memberEmails } from './memberEmails'
 import { reportCsv, reportXlsx } from './reportFiles'
 import { buildReport, notificationsFrom, type PspsReport } from './reportRows'

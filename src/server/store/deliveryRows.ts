@@ -1,4 +1,4 @@
-import type { DeliveryJob, DeliveryLogEntry, Notice } from './deliveryStore'
+import type { DeliveryJob, DeliveryLogEntry, Notice } from './deliveryRecords'
 
 /**
  * The delivery tables' rows as both stores read them, and their mapping to records. `J` is how a

@@ -1,7 +1,14 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
 import type { AuthFactor } from './identityStore'
-import { failOnce, RESERVATION_BUSY_MS, reserveOnce, settleOnce } from './throttleCounting'
+import {
+  failOnce,
+  RESERVATION_BUSY_MS,
+  reserveOnce,
+  settleOnce,
+  type ThrottleRecord,
+  type ThrottleRule,
+} from './throttleCounting'
 
 export interface IntermediateSessionRecord {
   memberId: string
@@ -32,19 +39,7 @@ export interface ResetTokenRecord {
   usedAt: number | null
 }
 
-export interface ThrottleRecord {
-  failures: number
-  windowStart: number
-  lockedUntil: number
-}
-
-/** One failure counter to bump: `max` failures within `windowMs` lock `key` for `lockMs`. */
-export interface ThrottleRule {
-  key: string
-  max: number
-  windowMs: number
-  lockMs: number
-}
+export type { ThrottleRecord, ThrottleRule } from './throttleCounting'
 
 /** What one throttled attempt found and did. */
 export interface ThrottleOutcome {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
-import { auditEntryOf, type AuditRow, type MemberRecord, type MemberStatus } from './identityStore'
+import { auditEntryOf, type AuditRow, type MemberRecord, type MemberStatus } from './identityRecords'
 
 export interface MemberSearch {
   /** Part of the e-mail address or name (case-insensitive). */

@@ -5,7 +5,7 @@ import type {
   PspsPhase,
   PspsPhaseChange,
   StoredPspsEvent,
-} from './pspsEventStore'
+} from './pspsEventRecords'
 
 /**
  * The PSPS event tables' rows as both stores read them, and their mapping to records. `J` is how a

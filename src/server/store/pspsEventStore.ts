@@ -1,5 +1,12 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
+import {
+  type DeenergizationPeriod,
+  type PspsEventCircuitInput,
+  type PspsEventSummary,
+  type PspsPhase,
+  type StoredPspsEvent,
+} from './pspsEventRecords'
 import type { DeliveryLogEntry } from './deliveryStore'
 import { deliveryRowMappers, jsonText, type LogRow } from './deliveryRows'
 import { auditWriter, type AuditEntry } from './identityStore'
@@ -11,67 +18,18 @@ import {
   type PhaseRow,
 } from './pspsEventRows'
 
-/** The phases of a PSPS event, in their usual order (src/server/psps-events/phases.ts has the rules). */
-export const PSPS_PHASES = ['watch', 'warning', 'de-energized', 'patrolling', 'restored', 'closed'] as const
-export type PspsPhase = (typeof PSPS_PHASES)[number]
+export type {
+  CustomerCounts,
+  DeenergizationPeriod,
+  PspsEventCircuitInput,
+  PspsEventSummary,
+  PspsPhase,
+  PspsPhaseChange,
+  StoredPspsEvent,
+  StoredPspsEventCircuit,
+} from './pspsEventRecords'
+export { PSPS_PHASES } from './pspsEventRecords'
 
-/** Customers of a circuit by class; null = the class is not in the data (never a guess). */
-export interface CustomerCounts {
-  residential: number | null
-  commercial: number | null
-  industrial: number | null
-  other: number | null
-  total: number | null
-}
-
-/** One circuit of an event with the counts it had when the event was created. */
-export interface PspsEventCircuitInput {
-  circuit: string
-  customers: CustomerCounts
-  medicalBaseline: number | null
-  /** Critical facilities by type (type → count). */
-  criticalFacilities: Record<string, number>
-}
-
-/** One de-energization of a circuit (times in ms). */
-export interface DeenergizationPeriod {
-  /** 1, 2, … in the order the circuit was switched off. */
-  period: number
-  deenergizedAt: number
-  patrolledAt: number | null
-  restoredAt: number | null
-  damageFound: boolean | null
-  notes: string | null
-  recordedBy: string
-  recordedAt: number
-}
-
-export interface PspsPhaseChange {
-  phase: PspsPhase
-  at: number
-  by: string
-}
-
-export interface StoredPspsEventCircuit extends PspsEventCircuitInput {
-  periods: DeenergizationPeriod[]
-}
-
-export interface PspsEventSummary {
-  id: number
-  name: string
-  phase: PspsPhase
-  createdAt: number
-  createdBy: string
-  updatedAt: number
-  circuitCount: number
-}
-
-export interface StoredPspsEvent extends Omit<PspsEventSummary, 'circuitCount'> {
-  phases: PspsPhaseChange[]
-  circuits: StoredPspsEventCircuit[]
-}
-
-/** Which recording of a period a change replaces. */
 export type PeriodVersion = Pick<DeenergizationPeriod, 'recordedAt' | 'recordedBy'>
 
 /** Who made a change, for the audit log. */

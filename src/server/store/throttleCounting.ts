@@ -1,9 +1,21 @@
-import type { ThrottleRecord, ThrottleRule } from './identityTokenStore'
-
 /**
  * How one throttle counter changes, as pure functions both token stores apply inside their own
  * atomic step (a SQLite transaction, a PostgreSQL transaction holding the rows).
  */
+
+export interface ThrottleRecord {
+  failures: number
+  windowStart: number
+  lockedUntil: number
+}
+
+/** One failure counter to bump: `max` failures within `windowMs` lock `key` for `lockMs`. */
+export interface ThrottleRule {
+  key: string
+  max: number
+  windowMs: number
+  lockMs: number
+}
 
 /** Milliseconds a reservation asks the caller to wait when every slot of a counter is in flight. */
 export const RESERVATION_BUSY_MS = 1000
