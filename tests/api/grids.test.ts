@@ -266,3 +266,80 @@ describe('smoke service', () => {
     expect(stale.statusCode).toBe(404)
   })
 })
+
+describe('grid provenance (#32): legends and popups', () => {
+  const validTimes = ['2026-11-27T13:00:00.000Z', '2026-11-27T14:00:00.000Z']
+  const field = (base: number) => ({
+    nx: 4,
+    ny: 2,
+    west: -107,
+    south: 34,
+    east: -105,
+    north: 35,
+    data: Float32Array.from([base, base + 1, base + 2, base + 3, base + 4, base + 5, NaN, base + 7]),
+  })
+  beforeAll(async () => {
+    await app.store.grids.replaceGrid(
+      'relative_humidity_next',
+      [field(10), field(20)],
+      'https://example.test/rh.grib2',
+      {
+        refTime: '2026-11-27T12:00:00.000Z',
+        validTimes,
+      },
+    )
+  })
+
+  it('GET /api/grids lists each stored grid with its source, model run and valid times', async () => {
+    expect((await app.inject({ url: '/api/grids' })).statusCode).toBe(401)
+    const res = await app.inject({ url: '/api/grids', headers: auth })
+    expect(res.statusCode).toBe(200)
+    const grids = res.json().grids as { id: string }[]
+    expect(grids.find((g) => g.id === 'relative_humidity_next')).toEqual({
+      id: 'relative_humidity_next',
+      title: 'Relative humidity (next PSPS window)',
+      hours: 2,
+      version: expect.stringMatching(/^[0-9a-f]+$/),
+      source: 'https://example.test/rh.grib2',
+      refTime: '2026-11-27T12:00:00.000Z',
+      validTimes,
+    })
+    expect(grids.find((g) => g.id === 'slope')).toMatchObject({
+      source: 'synthetic',
+      refTime: null,
+      validTimes: [],
+    })
+  })
+
+  it('the popup query answers the value at the point with its valid time, model run and source', async () => {
+    const info = (q: string) => app.inject({ url: `/api/sources/rh_next_png/info?${q}`, headers: auth })
+    const res = await info('lon=-106.75&lat=34.75&z=9&hour=1')
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({
+      source: 'rh_next_png',
+      features: [
+        {
+          layer: 'Relative humidity (next PSPS window)',
+          attributes: {
+            Value: expect.stringMatching(/^20(\.\d+)? /),
+            'Valid time': validTimes[1],
+            'Model run': '2026-11-27T12:00:00.000Z',
+            Source: 'https://example.test/rh.grib2',
+          },
+        },
+      ],
+    })
+    // No value (outside the grid, a no-data cell): no feature, so no popup.
+    expect((await info('lon=10&lat=10&z=9&hour=0')).json()).toEqual({ source: 'rh_next_png', features: [] })
+    expect((await info('lon=-105.75&lat=34.25&z=9&hour=0')).json().features).toEqual([])
+    // An hour the import did not fill: no value; beyond the window: 400.
+    expect((await info('lon=-106.75&lat=34.75&z=9&hour=5')).json().features).toEqual([])
+    const bad = await info('lon=-106&lat=34.5&z=9&hour=18')
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json()).toMatchObject({ parameter: 'hour' })
+    expect((await info('lat=34.5&z=9')).json()).toMatchObject({ parameter: 'lon' })
+    expect(
+      (await app.inject({ url: '/api/sources/rh_next_png/info?lon=-106&lat=34.5&z=9' })).statusCode,
+    ).toBe(401)
+  })
+})

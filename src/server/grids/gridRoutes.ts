@@ -13,6 +13,7 @@ import {
 import { currentWindowHour, windowStart, windowTimes, type WindowSettings } from './forecastWindow'
 import { GridTiles, type GridTile, type GridTilesOptions } from './gridTiles'
 import { windRoutes } from './windRoutes'
+import { gridInfoRoutes } from './gridInfoRoutes'
 import { smokeRoutes } from './smokeRoutes'
 import { runIdOf } from './smokeService'
 
@@ -81,6 +82,7 @@ export async function gridRoutes(app: FastifyInstance, opts: GridRoutesOptions):
   }
   windRoutes(app, ctx)
   smokeRoutes(app, ctx)
+  gridInfoRoutes(app, ctx)
 }
 
 function registerTileRoute(
