@@ -1,15 +1,20 @@
-// npm run -s bench:consequence [-- --store postgres --servers 2 --limit N --buildings N]
+// npm run -s bench:consequence [-- --store postgres --servers 2 [--in-process] --limit N --buildings N]
 // The demo territory's fire consequence run (every line of config's line datasets, ignitions every
 // 500 m, up to 8 forecast starts) end to end: seed the demo (fuels, elevation, hourly winds), plan
 // the run, let N servers' worker loops (each FireRunService with its own store connection and
 // worker threads) take the batches, write the outputs — while tile and /api/health latencies are
 // measured through the first server's app. `--store postgres` needs DATABASE_URL (an empty
 // database): the servers share its job table (FOR UPDATE SKIP LOCKED). `--limit N` keeps the
-// first N ignitions (a part of the territory) for a quick measure. Figures: docs/fire.md.
+// first N ignitions (a part of the territory) for a quick measure. With `--servers N` on PostgreSQL,
+// servers 2…N are separate processes (this script with `--role worker`), each with its own store
+// connection and worker threads, as separate servers are; `--in-process` runs them in this process
+// instead. Figures: docs/fire.md.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { createInterface } from 'node:readline'
 import { buildApp } from '../src/server/app'
 import { seedDemo } from '../src/demo/seedDemo'
 import { defaultCatalog } from '../src/server/store/catalog'
@@ -71,7 +76,59 @@ function limited<B extends { startHour: number; ignitions: readonly unknown[] }>
   return out
 }
 
+/**
+ * `--role worker --run ID --server NAME`: one more server (a process of its own) on DATABASE_URL:
+ * its worker loop takes the run's batches until the run is over, then it exits.
+ */
+async function workerServer(): Promise<void> {
+  const url = process.env.DATABASE_URL
+  if (!url) throw new Error('--role worker needs DATABASE_URL')
+  const id = Number(arg('run'))
+  const workers = Number(arg('workers') ?? DEFAULT_FIRE_RUN_SETTINGS.workers)
+  const store = await openPgStore(url, defaultCatalog(), { max: 4, applicationName: 'bench-consequence' })
+  const settings: FireRunSettings = { ...DEFAULT_FIRE_RUN_SETTINGS, workers, pollMs: 200 }
+  const service = new FireRunService({ store, settings, window: windowSettings(true), server: arg('server') })
+  console.log('ready')
+  // Starts when the first server says 'go' (so every server starts at once).
+  await new Promise<void>((resolve) =>
+    createInterface({ input: process.stdin }).on('line', (l) => l === 'go' && resolve()),
+  )
+  service.startLoop()
+  for (;;) {
+    const run = await store.fireRuns.run(id)
+    if (!run || run.status !== 'running') break
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  await service.close()
+  await store.close()
+}
+
+/** Starts server `name` as a process of its own; resolves once its worker loop runs. */
+function startServerProcess(name: string, run: number, workers: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...process.execArgv,
+      process.argv[1]!,
+      ...['--role', 'worker', '--run', String(run), '--server', name, '--workers', String(workers)],
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: process.env },
+  )
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! })
+    lines.on('line', (line) => {
+      if (line === 'ready') resolve(child)
+      else console.log(`  [${name}] ${line}`)
+    })
+    child.on('exit', (code) => reject(new Error(`server ${name} exited (${code}) before it was ready`)))
+  })
+}
+
 async function main(): Promise<void> {
+  if (arg('role') === 'worker') {
+    await workerServer()
+    process.exit(0)
+  }
   const kind = arg('store') ?? 'sqlite'
   const servers = Number(arg('servers') ?? 1)
   const limit = arg('limit') ? Number(arg('limit')) : Infinity
@@ -94,7 +151,8 @@ async function main(): Promise<void> {
   console.log(
     `seeded the demo (${buildings} buildings, ${kind}) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   )
-  for (let i = 1; i < servers; i++) stores.push(await open())
+  const inProcess = process.argv.includes('--in-process')
+  if (inProcess) for (let i = 1; i < servers; i++) stores.push(await open())
 
   const settings: FireRunSettings = { ...DEFAULT_FIRE_RUN_SETTINGS, workers, pollMs: 200 }
   const window = windowSettings(true)
@@ -149,7 +207,13 @@ async function main(): Promise<void> {
     }
   })()
 
+  // Servers 2…N as processes of their own (each loads its inputs in its own worker threads).
+  const children: ChildProcess[] = []
+  if (!inProcess)
+    for (let i = 1; i < servers; i++)
+      children.push(await startServerProcess(`server-${String.fromCharCode(65 + i)}`, id, workers))
   t = performance.now()
+  for (const c of children) c.stdin!.end('go\n')
   for (const s of services) s.startLoop()
   for (;;) {
     const run = await store.fireRuns.run(id)
@@ -173,6 +237,9 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 500))
   }
   for (const s of services) await s.close()
+  await Promise.all(
+    children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('exit', r)))),
+  )
   await app.close()
   for (const s of stores) await s.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
