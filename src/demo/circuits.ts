@@ -5,6 +5,9 @@ import { round } from './prng'
 import { ellipse } from './shapes'
 import { HOUR, iso } from './time'
 
+/** The provenance of a score the demo drew; a consequence run replaces it with its own (config/fire.yaml). */
+export const DEMO_DRAWING = 'demo drawing, not computed (FIRE_RUNS=on computes it: docs/fire.md)'
+
 /** EPSS circuits: feeders set to non-reclose for the next event, with every table field. */
 export function epssCircuits(ctx: DemoContext, list: readonly Feeder[]): FeatureInput[] {
   const rng = ctx.rng('epss')
@@ -32,6 +35,7 @@ export function epssCircuits(ctx: DemoContext, list: readonly Feeder[]): Feature
         forecasted_live_fuel_moisture: round(rng.range(60, 120), 1),
         circuit_length_mi: round(f.miles, 1),
         epss_risk_score: round(rng.range(0.35, 1), 2),
+        epss_risk_computed: DEMO_DRAWING,
       },
     }
   })
@@ -61,6 +65,7 @@ export function pspsCircuits(ctx: DemoContext, list: readonly Feeder[]): Feature
         wind_gust_percentile: rng.int(95, 99),
         fire_risk_score: round(rng.range(0.55, 1), 2),
         fire_consequence_score: round(rng.range(0.2, 1), 2),
+        fire_risk_computed: DEMO_DRAWING,
       },
     }
   })
@@ -85,7 +90,7 @@ export function fireConsequence(ctx: DemoContext, psps: readonly FeatureInput[])
         structures_impacted: structures,
         fire_consequence_score: round(Math.min(1, structures / 1000), 2),
         arrival_hours: 2,
-        consequence_computed: 'demo drawing, not computed (FIRE_RUNS=on computes it: docs/fire.md)',
+        consequence_computed: DEMO_DRAWING,
       },
     }
   })

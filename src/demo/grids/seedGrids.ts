@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { FeatureInput } from '../../server/store/Store'
 import type { AppStore } from '../../server/store/AppStore'
-import { appConfig } from '../../shared/config'
+import { appConfig, fireConfig } from '../../shared/config'
 import { gridCatalog, windowHours, windowSettings, type GridCatalog } from '../../server/grids/gridCatalog'
 import { windowStart, windowTimes } from '../../server/grids/forecastWindow'
 import type { GridRaster, GridShape } from '../../server/grids/gridRaster'
@@ -36,6 +36,13 @@ const WIND_DATASET = 'wind_vectors'
 const SMOKE_DATASET = 'smoke'
 const FIRES_DATASET = 'fire_extent_active'
 
+/**
+ * Hours of the demo's wind run (wind_u/wind_v): a 48-hour forecast like the spec's weather cadence, so
+ * config/fire.yaml's consequence run fits (8 starts every 3 h, fires of 6 h: 27 hours); the other
+ * hourly grids keep the 18-hour forecast window.
+ */
+export const DEMO_WIND_HOURS = 48
+
 export const DEFAULT_PLACES_CSV = path.resolve(import.meta.dirname, '../../../tests/fixtures/nm-places.csv')
 
 export interface SeedGridsOptions {
@@ -48,6 +55,8 @@ export interface SeedGridsOptions {
   shape?: GridShape
   catalog?: GridCatalog
   now?: Date
+  /** Hours of the wind run (default DEMO_WIND_HOURS; never fewer than the window's). */
+  windHours?: number
 }
 
 export interface SeedGridsResult {
@@ -92,6 +101,7 @@ export async function seedGrids(store: SeedStore, o: SeedGridsOptions): Promise<
     places: o.places ?? parsePlaces(fs.readFileSync(DEFAULT_PLACES_CSV, 'utf8')),
     fires,
     hours,
+    windHours: o.windHours ?? DEMO_WIND_HOURS,
     startHourLocal: appConfig.forecastWindow.startHourLocal,
     vegetationClasses: vegetation,
     ...(o.shape ? { shape: o.shape } : {}),
@@ -115,8 +125,25 @@ export async function seedGrids(store: SeedStore, o: SeedGridsOptions): Promise<
   await grids.replaceGrid(FUEL_MODEL_GRID, [fire.fuel], 'synthetic FBFM40 from the demo land cover')
   await grids.replaceGrid(ELEVATION_GRID, [fire.elevation], 'synthetic demo terrain')
   result.grids.push(FUEL_MODEL_GRID, ELEVATION_GRID)
+  // The canopy over the timber fuels, under the ids config/fire.yaml reads for crown fire.
+  const crown = fireConfig.landscape.crown
+  for (const [id, grid, what] of [
+    [crown.canopyCoverGrid, fire.canopy.cover, 'cover %'],
+    [crown.canopyHeightGrid, fire.canopy.height, 'height m'],
+    [crown.canopyBaseHeightGrid, fire.canopy.baseHeight, 'base height m'],
+    [crown.canopyBulkDensityGrid, fire.canopy.bulkDensity, 'bulk density kg/m³'],
+  ] as const) {
+    await grids.replaceGrid(id, [grid], `synthetic canopy ${what} from the demo land cover`)
+    result.grids.push(id)
+  }
   if (store.dataset(WIND_DATASET)) {
-    const points = windPoints(fields.windU, fields.windV, fields.relativeHumidity[0]!, validTimes, 8)
+    const points = windPoints(
+      fields.windU.slice(0, hours),
+      fields.windV.slice(0, hours),
+      fields.relativeHumidity[0]!,
+      validTimes,
+      8,
+    )
     result.windPoints = await store.replaceDataset(WIND_DATASET, points as FeatureInput[])
   }
   const smokeGrid = catalog.grids.find((g) => g.id === 'smoke')

@@ -4,6 +4,8 @@ import { findFuelModel, isBurnable } from '../../../fire/fuelModels'
 import { ELEVATION_GRID, FUEL_MODEL_GRID, openFireLandscape } from '../../../server/fire/landscape'
 import { GridStore } from '../../../server/store/gridStore'
 import { migrate } from '../../../server/store/migrate'
+import { fireConfig } from '../../../shared/config'
+import { DEFAULT_FIRE_RUN_SETTINGS } from '../../../server/fire/runs/fireRunSettings'
 import { seedGrids } from '../seedGrids'
 import { fbfm40For } from './fireFuels'
 
@@ -81,11 +83,33 @@ describe('the demo fire landscape', () => {
       { grids },
       { fuelGrid: FUEL_MODEL_GRID, elevationGrid: ELEVATION_GRID },
     )
-    expect(land.windHours).toBe(18)
+    expect(land.windHours).toBe(48) // the demo wind run (DEMO_WIND_HOURS): 8 starts every 3 h with 6-h fires fit
     // The Sandia crest east of Albuquerque is steep; the Llano Estacado is flat.
     const sandia = land.window({ centre: [-106.45, 35.2], halfSizeM: 3000, cellSizeM: 200 })
     const llano = land.window({ centre: [-103.3, 33.6], halfSizeM: 3000, cellSizeM: 200 })
     const mean = (a: Float32Array) => a.reduce((s, v) => s + v, 0) / a.length
     expect(mean(sandia.slopeDeg)).toBeGreaterThan(3 * mean(llano.slopeDeg))
+    // The canopy grids config/fire.yaml names: a canopy over the timber models only, LANDFIRE-like values.
+    const crown = fireConfig.landscape.crown
+    const cover = grids.grid(crown.canopyCoverGrid)!
+    const base = grids.grid(crown.canopyBaseHeightGrid)!
+    const bulk = grids.grid(crown.canopyBulkDensityGrid)!
+    let timber = 0
+    fuel.data.forEach((code, k) => {
+      if (Number.isNaN(code)) return
+      const isTimber = code >= 161 && code <= 189
+      if (isTimber) timber++
+      expect(cover.data[k]! > 0, `code ${code}`).toBe(isTimber)
+      if (!isTimber) return
+      expect(cover.data[k]).toBeLessThanOrEqual(80)
+      expect(base.data[k]).toBeGreaterThanOrEqual(0.799)
+      expect(base.data[k]).toBeLessThanOrEqual(6)
+      expect(bulk.data[k]).toBeGreaterThanOrEqual(0.0399)
+      expect(bulk.data[k]).toBeLessThanOrEqual(0.2001)
+    })
+    expect(timber).toBeGreaterThan(0)
+    const crowning = await openFireLandscape({ grids }, DEFAULT_FIRE_RUN_SETTINGS.landscape)
+    expect(crowning.describe().canopy).toMatch(/, crown fire$/)
+    expect(crowning.windHours).toBe(48)
   })
 })

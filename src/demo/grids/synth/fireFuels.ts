@@ -67,6 +67,53 @@ export function fbfm40For(kind: CoverKind, fraction: number, elevationM: number,
   }
 }
 
+/** A cell's canopy fuel, in the server's grid units (LANDFIRE's CC, CH, CBH, CBD decoded). */
+export interface Canopy {
+  coverPercent: number
+  heightM: number
+  baseHeightM: number
+  bulkDensityKgPerM3: number
+}
+
+const NO_CANOPY: Canopy = { coverPercent: 0, heightM: 0, baseHeightM: 0, bulkDensityKgPerM3: 0 }
+
+/**
+ * The canopy over a fuel model: none but on the timber models, where cover grows with the land cover's
+ * fraction and height and base height vary with `n` (0..1 noise) in the ranges LANDFIRE maps for New
+ * Mexico's forests — pinyon-juniper (TU1) low and open; ponderosa pine (TL8) tall with a high base;
+ * dense ponderosa and mixed conifer (TU5) and spruce-fir (TL3) with low bases and denser crowns, where
+ * a wind-driven fire crowns.
+ */
+export function canopyFor(code: number, fraction: number, n: number): Canopy {
+  const f = Math.min(1, Math.max(0, fraction))
+  const canopy = (cover: number, height: number, base: number, bulk: number): Canopy => ({
+    coverPercent: Math.round(cover),
+    heightM: Math.round(height * 10) / 10,
+    baseHeightM: Math.round(base * 10) / 10,
+    bulkDensityKgPerM3: Math.round(bulk * 100) / 100,
+  })
+  switch (code) {
+    case FBFM40.TU1:
+      return canopy(25 + 35 * f, 5 + 3 * n, 0.8 + 1.2 * n, 0.04 + 0.06 * f)
+    case FBFM40.TL8:
+      return canopy(35 + 30 * f, 15 + 8 * n, 3 + 3 * n, 0.05 + 0.05 * f)
+    case FBFM40.TU5:
+      return canopy(55 + 25 * f, 18 + 6 * n, 1.5 + 1.5 * n, 0.1 + 0.08 * f)
+    case FBFM40.TL3:
+      return canopy(50 + 30 * f, 20 + 8 * n, 1 + 1.5 * n, 0.1 + 0.1 * f)
+    default:
+      return NO_CANOPY
+  }
+}
+
+/** The demo's canopy grids (canopy_cover, canopy_height, canopy_base_height, canopy_bulk_density). */
+export interface CanopyGrids {
+  cover: GridRaster
+  height: GridRaster
+  baseHeight: GridRaster
+  bulkDensity: GridRaster
+}
+
 /** The fine shape of the fire landscape: each demo cell split in `factor` × `factor`. */
 export function fireShape(shape: GridShape, factor = 2): GridShape {
   return { ...shape, nx: shape.nx * factor, ny: shape.ny * factor }
@@ -81,15 +128,34 @@ export function fireLandscapeGrids(
   demoElevation: GridRaster,
   population: GridRaster,
   seed: number,
-): { elevation: GridRaster; fuel: GridRaster } {
+): { elevation: GridRaster; fuel: GridRaster; canopy: CanopyGrids } {
   const fuel = emptyRaster(shape)
+  const canopy: CanopyGrids = {
+    cover: emptyRaster(shape),
+    height: emptyRaster(shape),
+    baseHeight: emptyRaster(shape),
+    bulkDensity: emptyRaster(shape),
+  }
   const elevation = fillRaster(emptyRaster(shape), (lon, lat, k) => {
     if (Number.isNaN(sampleNearest(demoElevation, lon, lat))) return Number.NaN
     const z = elevationAt(lon, lat, seed)
     const people = sampleNearest(population, lon, lat)
     const [kind, fraction] = coverAt(lon, lat, z, Number.isNaN(people) ? 0 : people, seed)
-    fuel.data[k] = fbfm40For(kind, fraction, z, fbm(lon * 30, lat * 30, seed + 41, 2))
+    const code = fbfm40For(kind, fraction, z, fbm(lon * 30, lat * 30, seed + 41, 2))
+    fuel.data[k] = code
+    if (kind === 'tree') {
+      const c = canopyFor(code, fraction, fbm(lon * 20, lat * 20, seed + 43, 2))
+      canopy.cover.data[k] = c.coverPercent
+      canopy.height.data[k] = c.heightM
+      canopy.baseHeight.data[k] = c.baseHeightM
+      canopy.bulkDensity.data[k] = c.bulkDensityKgPerM3
+    } else {
+      canopy.cover.data[k] = 0
+      canopy.height.data[k] = 0
+      canopy.baseHeight.data[k] = 0
+      canopy.bulkDensity.data[k] = 0
+    }
     return z
   })
-  return { elevation, fuel }
+  return { elevation, fuel, canopy }
 }

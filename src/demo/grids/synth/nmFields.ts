@@ -26,6 +26,8 @@ export interface NmFieldOptions {
   fires: readonly ActiveFire[]
   /** Forecast hours in the window (the largest `hourly` of the configured grids). */
   hours: number
+  /** Hours of the wind run (`windU`/`windV`), at least `hours`; the other hourly fields keep `hours`. */
+  windHours?: number
   /** Local hour at which the window starts (app.yaml forecastWindow.startHourLocal). */
   startHourLocal: number
   /** The vegetation legend's classes (layers.yaml legend `vegetation`). */
@@ -49,6 +51,7 @@ export interface NmFields {
   relativeHumidity: GridRaster[]
   sustainedWind: GridRaster[]
   windGust: GridRaster[]
+  /** The wind run: `windHours` hours (the window's first, then on). */
   windU: GridRaster[]
   windV: GridRaster[]
   smoke: GridRaster[]
@@ -70,7 +73,14 @@ export function generateNmFields(o: NmFieldOptions): NmFields {
   // Weather and smoke cover the whole rectangle (wind and plumes do not stop at the border);
   // the weather fields served as tiles are then clipped to the state.
   const elevationAll = fillRaster(emptyRaster(elevationC), (lon, lat) => elevationAt(lon, lat, o.seed))
-  const weather = weatherHours(elevationAll, o.hours, o.startHourLocal, o.seed)
+  const run = weatherHours(
+    elevationAll,
+    Math.max(o.hours, o.windHours ?? 0),
+    o.startHourLocal,
+    o.seed,
+    o.hours,
+  )
+  const weather = run.slice(0, o.hours)
   const clip = (g: GridRaster): GridRaster => masked(g, elevationC)
   // "Current" conditions: the window's mid-morning hour, before the event peaks.
   const now = weather[Math.min(weather.length - 1, Math.max(0, 10 - o.startHourLocal))] ?? weather[0]
@@ -89,8 +99,8 @@ export function generateNmFields(o: NmFieldOptions): NmFields {
     relativeHumidity: weather.map((w) => clip(w.relativeHumidity)),
     sustainedWind: weather.map((w) => clip(w.sustainedWind)),
     windGust: weather.map((w) => clip(w.windGust)),
-    windU: weather.map((w) => w.windU),
-    windV: weather.map((w) => w.windV),
+    windU: run.map((w) => w.windU),
+    windV: run.map((w) => w.windV),
     smoke: weather.map((w, h) => smokeConcentration(elevationAll, o.fires, w, o.startHourLocal + h)),
     weather,
   }

@@ -17,19 +17,22 @@ export function diurnal(localHour: number): number {
 }
 
 /**
- * An 18-hour window of a spring wind event: south-westerly winds strengthening through the afternoon,
- * a band of strong wind sweeping west to east, drier air behind it, gusts about 1.4× sustained.
+ * `hours` hours of a spring wind event: south-westerly winds strengthening through the afternoon,
+ * a band of strong wind sweeping west to east across the state in the first `sweepHours` (the
+ * forecast window, 18 h), drier air behind it, gusts about 1.4× sustained; after the sweep the band
+ * moves on east at the same speed and the post-frontal winds follow the day.
  */
 export function weatherHours(
   elevation: GridRaster,
   hours: number,
   startHourLocal: number,
   seed: number,
+  sweepHours = hours,
 ): WeatherHour[] {
   const out: WeatherHour[] = []
   for (let h = 0; h < hours; h++) {
     const day = diurnal(startHourLocal + h)
-    const front = -109.6 + (h * 7.5) / Math.max(1, hours - 1)
+    const front = -109.6 + (h * 7.5) / Math.max(1, sweepHours - 1)
     const shape = elevation
     const rh = emptyRaster(shape)
     const gust = emptyRaster(shape)
