@@ -127,6 +127,29 @@ async function seedLandscape(s: AppStore): Promise<void> {
     properties: { identifier: id, structures_impacted: 7, fire_consequence_score: 0.5, arrival_hours: 2 },
   })
   await s.replaceDataset('fire_consequence', [area('C-1', 35.03), area('C-2', 35.07)])
+  // The PSPS and EPSS circuits config/fire.yaml scores, with the demo's drawn values and their grids.
+  await s.replaceDataset('public_safety_power_shutoff', [
+    {
+      ...line('C-1', 35.03),
+      properties: { identifier: 'C-1', fire_risk_score: 0.99, fire_risk_computed: 'drawn' },
+    },
+    {
+      ...line('C-2', 35.07),
+      properties: { identifier: 'C-2', fire_risk_score: 0.99, fire_risk_computed: 'drawn' },
+    },
+    {
+      ...line('C-9', 35.09),
+      properties: { identifier: 'C-9', fire_risk_score: 0.99, fire_risk_computed: 'drawn' },
+    },
+  ])
+  await s.replaceDataset('enhanced_powerline_safety_settings', [
+    {
+      ...line('C-1', 35.03),
+      properties: { identifier: 'C-1', epss_risk_score: 0.99, epss_risk_computed: 'drawn' },
+    },
+  ])
+  await s.grids.replaceGrid('psps_score', [raster(24, 20, 0.5)], 'drawn')
+  await s.grids.replaceGrid('epss_score', [raster(24, 20, 0.5)], 'drawn')
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
@@ -277,10 +300,45 @@ describe('fire consequence runs', () => {
           ),
         )
       }
-      // The consequence raster: one band per wind hour.
+      // The consequence raster: one band per forecast hour of the grid (hourly: 18 in layers.yaml).
       const grid = (await store.grids.list()).find((g) => g.id === 'fire_consequence')!
-      expect(grid.hours).toBe(4)
+      expect(grid.hours).toBe(18)
       expect(grid.source).toBe(`fire-run:${id}`)
+
+      // The PSPS and EPSS scores of config/fire.yaml: per circuit with the same provenance ...
+      const provenance = rows[0]!.properties.consequence_computed
+      const summaryOf = (c: unknown) =>
+        expected.find((e) => e.circuit === c)?.summary as
+          { p90: { buildings: number; burnedAcres: number } } | undefined
+      const score = (v: number, at: number) => Math.round(Math.min(1, v / at) * 100) / 100
+      const psps = await store.allFeatures('public_safety_power_shutoff')
+      expect(psps).toHaveLength(3)
+      for (const row of psps) {
+        const s = summaryOf(row.properties.identifier)
+        // A circuit without ignitions (C-9 has no line) scores 0.
+        expect(row.properties.fire_risk_score).toBe(s ? score(s.p90.buildings, 500) : 0)
+        expect(row.properties.fire_risk_computed).toBe(provenance)
+      }
+      const epss = await store.allFeatures('enhanced_powerline_safety_settings')
+      expect(epss[0]!.properties.epss_risk_score).toBe(score(summaryOf('C-1')!.p90.burnedAcres, 5000))
+      expect(epss[0]!.properties.epss_risk_computed).toBe(provenance)
+      // ... and as rasters: PSPS hourly (band h from the latest start at or before h), EPSS one band.
+      const pspsGrid = (await store.grids.list()).find((g) => g.id === 'psps_score')!
+      expect([pspsGrid.hours, pspsGrid.source]).toEqual([18, `fire-run:${id}`])
+      const highest = (start: number | null, value: (r: (typeof ignitions)[number]) => number) =>
+        Math.max(...ignitions.filter((r) => start === null || r.startHour === start).map(value))
+      const rasterMax = async (gridId: string, hour: number) =>
+        Math.max(...Array.from((await store.grids.grid(gridId, hour))!.data).filter((v) => !Number.isNaN(v)))
+      const pspsScore = (r: (typeof ignitions)[number]) => score(r.buildings, 500)
+      expect(await rasterMax('psps_score', 0)).toBeCloseTo(highest(0, pspsScore), 5)
+      expect(await rasterMax('psps_score', 1)).toBeCloseTo(highest(0, pspsScore), 5)
+      expect(await rasterMax('psps_score', 17)).toBeCloseTo(highest(2, pspsScore), 5)
+      const epssGrid = (await store.grids.list()).find((g) => g.id === 'epss_score')!
+      expect([epssGrid.hours, epssGrid.source]).toEqual([1, `fire-run:${id}`])
+      expect(await rasterMax('epss_score', 0)).toBeCloseTo(
+        highest(null, (r) => score(r.burnedAcres, 5000)),
+        5,
+      )
     } finally {
       await other.close()
     }
