@@ -1,0 +1,264 @@
+// npm run bench:ingest [-- --buildings N] [--no-grid]
+// The ingestion API (#32, docs/ingest.md) against the CLI: N buildings (default 1,000,000) as
+// newline-delimited GeoJSON imported by `npm run import` into one temporary DATA_DIR, then sent
+// with POST /api/ingest/datasets/buildings to the real server (a child process) on another, timed
+// from the request to the job's `succeeded` (upload, staging and swap, tile data). Meanwhile the
+// server's RSS is sampled from /proc and members sign in (password → SMS code → session).
+// Prints both times and their ratio (target ≤ 1.3), the RSS growth (target < 200 MB) and the
+// sign-in latencies; then the grid part (scripts/bench/ingestGrid.ts: a CONUS-size GRIB2 field).
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { identitySettings } from '../src/server/identity'
+import { createMember } from '../src/server/identity/memberAdmin'
+import { openAccountsDb } from '../src/server/store/accountsDb'
+import { createIdentityStore } from '../src/server/store/identityStore'
+import { benchIngestGrid } from './bench/ingestGrid'
+import { rssMiB } from './bench/childServer'
+
+const args = process.argv.slice(2)
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? Number(args[i + 1]) : fallback
+}
+const BUILDINGS = arg('buildings', 1_000_000)
+const MEMBERS = 20
+const PASSWORD = 'Bench-ingest-Passw0rd!'
+const root = path.resolve(import.meta.dirname, '..')
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-ingest-'))
+const s = identitySettings
+
+/** Deterministic building footprints over New Mexico, one GeoJSON Feature per line. */
+function writeBuildings(file: string, n: number): void {
+  let seed = 20261127
+  const rnd = () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const fd = fs.openSync(file, 'w')
+  let chunk: string[] = []
+  for (let i = 0; i < n; i++) {
+    const lon = -108.9 + rnd() * 5.8
+    const lat = 31.5 + rnd() * 5.4
+    const w = 0.0001 + rnd() * 0.0002
+    const h = 0.0001 + rnd() * 0.0002
+    const r = (v: number) => Number(v.toFixed(6))
+    const ring = [
+      [r(lon), r(lat)],
+      [r(lon + w), r(lat)],
+      [r(lon + w), r(lat + h)],
+      [r(lon), r(lat + h)],
+      [r(lon), r(lat)],
+    ]
+    chunk.push(
+      JSON.stringify({
+        type: 'Feature',
+        geometry: { type: 'Polygon', coordinates: [ring] },
+        properties: { area_ft2: Math.round(w * h * 1.2e10) },
+      }),
+    )
+    if (chunk.length === 10_000) {
+      fs.writeSync(fd, `${chunk.join('\n')}\n`)
+      chunk = []
+    }
+  }
+  if (chunk.length) fs.writeSync(fd, `${chunk.join('\n')}\n`)
+  fs.closeSync(fd)
+}
+
+function run(script: string, argv: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script, ...argv], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+}
+
+const quantile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
+}
+const fmt = (xs: number[]) =>
+  xs.length === 0
+    ? 'none'
+    : `median ${quantile(xs, 0.5).toFixed(0)} ms, p95 ${quantile(xs, 0.95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length})`
+
+/** A server (src/server/main.ts) on `dataDir`, listening on a port of its choosing. */
+async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = 20000 + Math.floor(Math.random() * 20000)
+  const child = run('src/server/main.ts', [], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    SEED: 'off',
+    LOG_LEVEL: 'warn',
+  })
+  let err = ''
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()))
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child }
+    } catch {
+      // not listening yet
+    }
+    if (i > 900 || child.exitCode !== null) throw new Error(`server did not start:\n${err}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+async function main(): Promise<void> {
+  const file = path.join(work, 'buildings.ndjson')
+  writeBuildings(file, BUILDINGS)
+  const bytes = fs.statSync(file).size
+  console.log(`${BUILDINGS.toLocaleString('en-US')} buildings, ${(bytes / 1e6).toFixed(0)} MB NDJSON`)
+
+  // The CLI (its own process, tsx start-up included, tile data saved), as an operator runs it.
+  const cliDir = path.join(work, 'cli')
+  fs.mkdirSync(cliDir)
+  const c0 = performance.now()
+  const cli = run('scripts/import.ts', ['buildings', file, '--data-dir', cliDir], {})
+  let cliErr = ''
+  cli.stderr?.on('data', (d: Buffer) => (cliErr += d.toString()))
+  const cliCode = await new Promise<number>((r) => cli.on('exit', (code) => r(code ?? 1)))
+  const cliS = (performance.now() - c0) / 1000
+  if (cliCode !== 0) throw new Error(`npm run import failed:\n${cliErr.slice(-2000)}`)
+  console.log(`CLI   npm run import: ${cliS.toFixed(1)} s`)
+
+  const dataDir = path.join(work, 'http')
+  fs.mkdirSync(dataDir)
+  const accounts = openAccountsDb(dataDir)
+  const members = createIdentityStore(accounts)
+  const emails: string[] = []
+  for (let i = 0; i < MEMBERS; i++) {
+    const email = `bench${i}@emberline.test`
+    const phone = `+1505556${String(1000 + i).padStart(4, '0')}`
+    const roles = i === 0 ? ['stytch_member', 'data_importer'] : ['stytch_member']
+    await createMember(
+      members,
+      s,
+      { email, name: `Bench ${i}`, phone, password: PASSWORD, roles },
+      Date.now(),
+    )
+    emails.push(email)
+  }
+  accounts.close()
+  const { url, child } = await startServer(dataDir)
+  const basic = `Basic ${Buffer.from(`${s.publicToken}:${s.publicToken}`).toString('base64')}`
+  const sdk = async (p: string, body: object) => {
+    const res = await fetch(`${url}/sdk/v1${p}`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    return { status: res.status, data: ((await res.json()) as { data?: Record<string, string> }).data ?? {} }
+  }
+  const outbox = path.join(dataDir, 'outbox', 'sms.jsonl')
+  async function signIn(email: string): Promise<{ ms: number; token: string | null }> {
+    const t0 = performance.now()
+    const org = s.organizationId
+    const login = await sdk('/b2b/passwords/authenticate', {
+      organization_id: org,
+      email_address: email,
+      password: PASSWORD,
+    })
+    const ist = login.data.intermediate_session_token ?? ''
+    const member = login.data.member_id ?? ''
+    await sdk('/b2b/otps/sms/send', {
+      organization_id: org,
+      member_id: member,
+      intermediate_session_token: ist,
+    })
+    const code = fs
+      .readFileSync(outbox, 'utf8')
+      .trim()
+      .split('\n')
+      .reverse()
+      .map((l) => JSON.parse(l) as { memberId: string; code: string })
+      .find((m) => m.memberId === member)?.code
+    const done = await sdk('/b2b/otps/sms/authenticate', {
+      organization_id: org,
+      member_id: member,
+      intermediate_session_token: ist,
+      code: code ?? '',
+    })
+    return {
+      ms: performance.now() - t0,
+      token: done.status === 200 ? (done.data.session_token ?? null) : null,
+    }
+  }
+  const importer = await signIn(emails[0] as string)
+  if (!importer.token) throw new Error('the importer could not sign in')
+  const before: number[] = []
+  for (let i = 1; i <= 5; i++) before.push((await signIn(emails[i] as string)).ms)
+  await new Promise((r) => setTimeout(r, 1000))
+  const rss0 = rssMiB(child.pid) ?? NaN
+
+  let busy = true
+  let rssPeak = rss0
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(child.pid) ?? 0)), 100)
+  const during: number[] = []
+  let failed = 0
+  const signLoop = (async () => {
+    let m = 1
+    while (busy) {
+      const r = await signIn(emails[(m++ % (MEMBERS - 1)) + 1] as string)
+      if (r.token) during.push(r.ms)
+      else failed++
+      await new Promise((res) => setTimeout(res, 250))
+    }
+  })()
+
+  const h0 = performance.now()
+  const res = await fetch(`${url}/api/ingest/datasets/buildings`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${importer.token}`,
+      'content-type': 'application/x-ndjson',
+      'content-length': String(bytes),
+    },
+    body: fs.createReadStream(file) as unknown as BodyInit,
+    duplex: 'half',
+  } as RequestInit)
+  const accepted = (await res.json()) as { job?: string }
+  if (res.status !== 202 || !accepted.job)
+    throw new Error(`ingest answered ${res.status} ${JSON.stringify(accepted)}`)
+  const uploadS = (performance.now() - h0) / 1000
+  let job: { status: string; error?: string; summary?: { kept?: number } } = { status: 'queued' }
+  while (job.status === 'queued' || job.status === 'running') {
+    await new Promise((r) => setTimeout(r, 200))
+    job = (await (
+      await fetch(`${url}/api/ingest/jobs/${accepted.job}`, {
+        headers: { authorization: `Bearer ${importer.token}` },
+      })
+    ).json()) as typeof job
+  }
+  const httpS = (performance.now() - h0) / 1000
+  busy = false
+  await signLoop
+  clearInterval(sampler)
+  child.kill('SIGTERM')
+  if (job.status !== 'succeeded') throw new Error(`the ingest job ${job.status}: ${job.error}`)
+
+  console.log(
+    `HTTP  POST /api/ingest/datasets/buildings: ${httpS.toFixed(1)} s (body received in ${uploadS.toFixed(1)} s, ${job.summary?.kept} kept)`,
+  )
+  console.log(`ratio HTTP / CLI: ${(httpS / cliS).toFixed(2)} (target ≤ 1.3)`)
+  console.log(
+    `server RSS: ${rss0.toFixed(0)} MiB before, peak ${rssPeak.toFixed(0)} MiB, growth ${(rssPeak - rss0).toFixed(0)} MiB (target < 200 MB)`,
+  )
+  console.log(`sign-in before: ${fmt(before)}`)
+  console.log(`sign-in during: ${fmt(during)}${failed ? `, ${failed} failed` : ''}`)
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ${os.cpus().length} cores`,
+  )
+  fs.rmSync(work, { recursive: true, force: true })
+  if (!args.includes('--no-grid')) await benchIngestGrid()
+}
+
+await main()
