@@ -1,6 +1,7 @@
 import { Button, Card, Checkbox, Collapse, Slider, Switch } from '@blueprintjs/core'
 import { appConfig, legendById, type LayerDefinition } from '../../shared/config'
 import { FeedFreshnessBadge } from './FeedFreshnessBadge'
+import { GridProvenanceNote } from './GridProvenanceNote'
 import { SourceStatusBadge } from './SourceStatusBadge'
 import { LegendView } from './LegendView'
 import { baseLegends, subLayerLegend } from './layerLegends'
@@ -85,6 +86,7 @@ function LayerBody({ layer }: { layer: LayerDefinition }) {
       {serverLegendSources(layer).map((s) => (
         <SourceLegend key={s.id} sourceId={s.id} type={s.type} name={layer.name} />
       ))}
+      <GridProvenanceNote layer={layer} />
       {layer.showLayerIntensity ? (
         <IntensitySlider
           label="Intensity"

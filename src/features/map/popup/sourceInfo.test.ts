@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_INFO_ROWS, sourceInfoContent, sourceInfoUrl } from './sourceInfo'
+import { mapLayerById } from '../../../shared/config'
+import { formatDate } from '../../../shared/format'
+import { infoSourceOf, MAX_INFO_ROWS, sourceInfoContent, sourceInfoUrl } from './sourceInfo'
 
 describe('raster source popups', () => {
   const answer = {
@@ -19,6 +21,24 @@ describe('raster source popups', () => {
         { label: 'note', value: '' },
       ],
     })
+  })
+
+  it("shows our grids' popup (value, valid time in local time, source) and asks png sources", () => {
+    const grid = {
+      source: 'rh_next_png',
+      features: [
+        {
+          layer: 'Relative humidity',
+          attributes: { Value: '21 %', 'Valid time': '2026-11-27T14:00:00.000Z', Source: 'rh.grib2' },
+        },
+      ],
+    }
+    const rows = sourceInfoContent('PSPS', undefined, grid)!.rows
+    expect(rows[0]).toEqual({ label: 'Value', value: '21 %' })
+    expect(rows[1]!.value).toBe(formatDate('2026-11-27T14:00:00.000Z'))
+    expect(rows[1]!.value).not.toContain('T14:00')
+    expect(rows[2]).toEqual({ label: 'Source', value: 'rh.grib2' })
+    expect(infoSourceOf(mapLayerById('psps_relative_humidity'))).toBe('rh_next_png')
   })
 
   it('applies the YAML popup (title field, labelled rows) to the attributes', () => {

@@ -1,8 +1,12 @@
 import { sourceById, type MapLayer, type Popup } from '../../../shared/config'
+import { formatDate } from '../../../shared/format'
 import { popupContent, type PopupContent } from './popupContent'
 
-/** Raster source kinds whose server answers a point query (`/api/sources/<id>/info`). */
-const INFO_KINDS = new Set(['wms', 'arcgis-mapserver', 'cog'])
+/**
+ * Raster source kinds whose server answers a point query (`/api/sources/<id>/info`); `png` is our
+ * own grids (value, valid time, model run and source: src/server/grids/gridInfoRoutes.ts).
+ */
+const INFO_KINDS = new Set(['wms', 'arcgis-mapserver', 'cog', 'png'])
 
 /** The answer of `/api/sources/<id>/info` (src/server/sources/featureInfo.ts). */
 export interface SourceInfoAnswer {
@@ -30,6 +34,9 @@ export function sourceInfoUrl(sourceId: string, lon: number, lat: number, z: num
   return `/api/sources/${encodeURIComponent(sourceId)}/info?${q.toString()}`
 }
 
+/** An ISO 8601 UTC instant as servers send times (our grids' valid time and model run): shown in local time. */
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/
+
 /** Rows shown when the YAML gives no popup: the first feature's attributes, at most this many. */
 export const MAX_INFO_ROWS = 20
 
@@ -50,6 +57,9 @@ export function sourceInfoContent(
   if (popup) return popupContent(popup, props, now)
   const rows = Object.entries(props)
     .slice(0, MAX_INFO_ROWS)
-    .map(([label, v]) => ({ label, value: v === null ? '' : String(v) }))
+    .map(([label, v]) => ({
+      label,
+      value: v === null ? '' : ISO_INSTANT.test(String(v)) ? formatDate(v) : String(v),
+    }))
   return { title: layerName, rows }
 }
