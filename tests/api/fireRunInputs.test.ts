@@ -144,6 +144,16 @@ describe('a consequence run’s inputs, read by the worker', () => {
       )
       expect(fromWorker[0]!.burnedAcres).toBeGreaterThan(100)
       expect(fromWorker.some((r) => r.buildings > 0)).toBe(true)
+
+      // Inputs the thread cannot read fail the batch, and are read again with the run's next batch.
+      const broken = { ...recipe, key: 'run-3', source: { ...recipe.source!, populationGrid: 'x' } }
+      const unreadable = {
+        ...broken,
+        source: { ...broken.source, landscape: { ...broken.source.landscape, fuelGrid: 'no_such_grid' } },
+      }
+      await expect(pool.run(() => unreadable, 'run-3', 1, ignitions)).rejects.toThrow(/no_such_grid/)
+      const again = await pool.run(() => broken, 'run-3', 1, ignitions)
+      expect(again.map((r) => r.burnedAcres)).toEqual(expected.map((r) => r.burnedAcres))
     } finally {
       await pool.close()
     }

@@ -74,7 +74,11 @@ export class FireBatchPool {
         slot.worker.postMessage({ type: 'batch', id, key, startHour, ignitions })
       })
       if (answer instanceof Error) throw answer
-      if (!answer.ok) throw new Error(answer.error)
+      if (!answer.ok) {
+        // The thread may have failed to read the run's inputs: send them again with the next batch.
+        slot.key = null
+        throw new Error(answer.error)
+      }
       return answer.results
     } finally {
       slot.busy = false

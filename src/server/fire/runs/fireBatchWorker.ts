@@ -43,7 +43,12 @@ async function handle(msg: FireWorkerRequest): Promise<void> {
   let answer: FireWorkerAnswer
   try {
     if (!current || current.key !== msg.key) throw new Error(`no inputs for run ${msg.key}`)
-    const run = await current.ready
+    const loading = current
+    const run = await loading.ready.catch((err: unknown) => {
+      // Inputs that could not be read are read again with the next batch (the pool sends them again).
+      if (current === loading) current = null
+      throw err
+    })
     const { inputs } = run
     const results = runIgnitions(
       run.landscape,
