@@ -39,6 +39,10 @@ export async function fetchLatestFireRun(
 
 /** Starts a run now (POST /api/fire/runs); a run still running is refused with the server's words. */
 export async function startFireRun(fetcher: Fetcher = authFetch): Promise<number> {
-  const body = (await requestJson('/api/fire/runs', { method: 'POST' }, fetcher)) as { id: number }
+  // authFetch always sends Content-Type: application/json, so the body is `{}`, not empty (Fastify
+  // refuses an empty JSON body with 400).
+  const body = (await requestJson('/api/fire/runs', { method: 'POST', body: '{}' }, fetcher)) as {
+    id: number
+  }
   return body.id
 }
