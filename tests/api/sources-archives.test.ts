@@ -8,15 +8,13 @@ import Pbf from 'pbf'
 import { PNG } from 'pngjs'
 import { fromGeojsonVt, type TileLike } from 'vt-pbf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app'
 import { tileBounds } from '../../src/server/grids/renderTile'
-import { defaultCatalog } from '../../src/server/store/catalog'
-import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import type { CogSource, PmtilesSource, TilejsonSource } from '../../src/shared/config'
 import { parseHexColor } from '../../src/shared/colorRamp'
 import { writePmtiles, type ArchiveTile } from '../support/pmtilesWriter'
 import { startRangeServer, type RangeServer } from '../support/rangeServer'
-import { AUTH, tempDir, testApp, testVerifier, type TestApp } from './testApp'
+import { sourcesApp } from '../support/sourceServers'
+import { AUTH, tempDir, type TestApp } from './testApp'
 
 // Real archives written here — a PMTiles archive (vector and raster), a COG by GDAL's
 // gdal_translate -of COG, TileJSON and gzip MVT tiles — served by a static server with byte
@@ -193,22 +191,13 @@ beforeAll(async () => {
     { id: 'fires_direct', type: 'tilejson', url: `${u}/mvt/{z}/{x}/{y}.pbf`, ...base() } as TilejsonSource,
     { id: 'tj_elsewhere', type: 'tilejson', url: `${u}/elsewhere.json`, ...base() } as TilejsonSource,
   ]
-  const dataDir = tempDir()
-  const store = await openDataDirStore(dataDir, defaultCatalog())
-  const app = await buildApp({
-    dataDir,
-    demo: true,
-    store,
-    verifier: testVerifier,
-    sources: {
-      sources: [],
-      featureSources: [],
-      archiveSources,
-      archiveDir,
-      env: { H5_ARCHIVE_URL: `${u}/fires.pmtiles`, EMBERLINE_SOURCE_PROBE_MS: '0' },
-    },
+  t = await sourcesApp({
+    sources: [],
+    featureSources: [],
+    archiveSources,
+    archiveDir,
+    env: { H5_ARCHIVE_URL: `${u}/fires.pmtiles`, EMBERLINE_SOURCE_PROBE_MS: '0' },
   })
-  t = testApp(app, store, dataDir)
 }, 60_000)
 
 afterAll(async () => {

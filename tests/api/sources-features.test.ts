@@ -1,18 +1,14 @@
 import fs from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { VectorTile } from '@mapbox/vector-tile'
 import type { Feature, FeatureCollection, Point } from 'geojson'
 import Pbf from 'pbf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app'
 import type { FeatureSource } from '../../src/server/sources/kinds/featureUpstream'
-import { defaultCatalog } from '../../src/server/store/catalog'
-import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import { tileBounds } from '../../src/server/tiles/tileMath'
 import { startKoop, type TestKoop } from '../support/koop'
-import { AUTH, seededApp, tempDir, testApp, testVerifier, type TestApp } from './testApp'
+import { sourcesApp, startLocalServer, type LocalServer } from '../support/sourceServers'
+import { AUTH, seededApp, type TestApp } from './testApp'
 
 // Koop (a real ArcGIS FeatureServer) and a plain static server (GeoJSON) on 127.0.0.1, the real
 // app in front: its vector tiles and records are compared with the fixture and with Koop's own answers.
@@ -27,7 +23,7 @@ let koop: TestKoop
 /** Koop behind ArcGIS token security (generateToken, 498 without a valid token). */
 let secured: TestKoop
 const SECURED_PASSWORD = 'pw-koop-secret-77'
-let files: http.Server
+let files: LocalServer
 let fileHits = 0
 let t: TestApp
 /** Our own server, seeded, as a second OGC API – Features server (over real HTTP). */
@@ -52,14 +48,13 @@ beforeAll(async () => {
   secured = await startKoop({ assets: FIXTURE }, { secured: { username: 'gis', password: SECURED_PASSWORD } })
   ogc = await seededApp({ buildings: 50 })
   ogcBase = await ogc.app.listen({ port: 0, host: '127.0.0.1' })
-  files = http.createServer((req, res) => {
+  files = await startLocalServer((req, res) => {
     fileHits++
     if (req.url !== '/assets.geojson') return void res.writeHead(404).end()
     res.writeHead(200, { 'content-type': 'application/geo+json', 'cache-control': 'max-age=60' })
     res.end(fs.readFileSync(FIXTURE))
   })
-  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
-  const filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`
+  const filesUrl = files.url
   const featureSources: FeatureSource[] = [
     featureServer('assets_fs'),
     featureServer('assets_paged', { pageSize: 4 }),
@@ -93,20 +88,11 @@ beforeAll(async () => {
       allowPrivateNetwork: true,
     },
   ]
-  const dataDir = tempDir()
-  const store = await openDataDirStore(dataDir, defaultCatalog())
-  const app = await buildApp({
-    dataDir,
-    demo: true,
-    store,
-    verifier: testVerifier,
-    sources: {
-      sources: [],
-      featureSources,
-      env: { H12_USER: 'gis', H12_PASSWORD: SECURED_PASSWORD, H12_TOKEN: 'static-stale-token' },
-    },
+  t = await sourcesApp({
+    sources: [],
+    featureSources,
+    env: { H12_USER: 'gis', H12_PASSWORD: SECURED_PASSWORD, H12_TOKEN: 'static-stale-token' },
   })
-  t = testApp(app, store, dataDir)
 }, 60_000)
 
 afterAll(async () => {
@@ -114,8 +100,7 @@ afterAll(async () => {
   await koop?.close()
   await secured?.close()
   await ogc?.close()
-  files?.closeAllConnections()
-  await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()))
+  await files?.close()
 })
 
 const get = (url: string, headers: Record<string, string> = AUTH) => t.app.inject({ url, headers })
@@ -154,7 +139,7 @@ describe('feature sources are probed for the status route', () => {
     koop.reset()
     fileHits = 0
     const status = await get('/api/sources/status')
-    expect(status.statusCode).toBe(200)
+    expect(status.statusCode, status.body).toBe(200)
     const of = (id: string) =>
       (status.json().sources as { id: string; state: string; message?: string }[]).find((x) => x.id === id)
     for (const id of ['assets_fs', 'assets_open', 'assets_secured', 'ci_ogc', 'assets_geojson'])

@@ -1,12 +1,10 @@
 import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app'
 import { tilePixel } from '../../src/server/sources/upstreamUrl'
-import { defaultCatalog } from '../../src/server/store/catalog'
-import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import type { WmsSource } from '../../src/shared/config'
 import { startMapServer, type TestMapServer } from '../support/mapserver'
-import { AUTH, tempDir, testApp, testVerifier, type TestApp } from './testApp'
+import { sourcesApp } from '../support/sourceServers'
+import { AUTH, type TestApp } from './testApp'
 
 // The WMS kind against a real outside server: Debian's MapServer (tests/support/mapserver.ts)
 // serving tests/fixtures/mapserver/fire-zones.geojson (zone Z1 around Albuquerque, Z2 on the Jemez).
@@ -35,16 +33,7 @@ beforeAll(async () => {
     wms('zones_wms_gml', { infoFormat: 'application/vnd.ogc.gml' }),
     wms('zones_wms_111', { version: '1.1.1', infoFormat: 'text/plain' }),
   ]
-  const dataDir = tempDir()
-  const store = await openDataDirStore(dataDir, defaultCatalog())
-  const app = await buildApp({
-    dataDir,
-    demo: true,
-    store,
-    verifier: testVerifier,
-    sources: { sources },
-  })
-  t = testApp(app, store, dataDir)
+  t = await sourcesApp({ sources })
 }, 60_000)
 afterAll(async () => {
   await t?.close()

@@ -1,12 +1,9 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app'
-import { defaultCatalog } from '../../src/server/store/catalog'
-import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import type { ArcgisMapServerSource, WmtsSource } from '../../src/shared/config'
-import { AUTH, tempDir, testApp, testVerifier, type TestApp } from './testApp'
+import { sourcesApp, startLocalServer, type LocalServer } from '../support/sourceServers'
+import { AUTH, type TestApp } from './testApp'
 
 // WMTS and ArcGIS MapServer against a small local server speaking their protocols (capabilities XML,
 // service JSON, tiles, export, identify, legend, generateToken): MapServer serves neither.
@@ -144,12 +141,11 @@ function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
   })
 }
 
-let upstream: http.Server
+let upstream: LocalServer
 let t: TestApp
 beforeAll(async () => {
-  upstream = http.createServer(serve)
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-  port = (upstream.address() as AddressInfo).port
+  upstream = await startLocalServer(serve)
+  port = upstream.port
   const base = `http://127.0.0.1:${port}`
   const common = { attribution: 'Test', minzoom: 0, maxzoom: 18, allowPrivateNetwork: true }
   const wmts = (id: string, url: string, extra: Partial<WmtsSource> = {}): WmtsSource => ({
@@ -189,24 +185,14 @@ beforeAll(async () => {
     }),
     ags('ags_static', 'Secure', { token: '${H3_AGS_TOKEN}' }),
   ]
-  const dataDir = tempDir()
-  const store = await openDataDirStore(dataDir, defaultCatalog())
-  const app = await buildApp({
-    dataDir,
-    demo: true,
-    store,
-    verifier: testVerifier,
-    sources: {
-      sources,
-      env: { H3_AGS_USER: 'gis', H3_AGS_PASSWORD: 'pw-secret-99', H3_AGS_TOKEN: 'static-1' },
-    },
+  t = await sourcesApp({
+    sources,
+    env: { H3_AGS_USER: 'gis', H3_AGS_PASSWORD: 'pw-secret-99', H3_AGS_TOKEN: 'static-1' },
   })
-  t = testApp(app, store, dataDir)
 }, 60_000)
 afterAll(async () => {
   await t?.close()
-  upstream.closeAllConnections()
-  await new Promise<void>((resolve) => upstream.close(() => resolve()))
+  await upstream?.close()
 })
 
 const get = (url: string) => t.app.inject({ url, headers: AUTH })

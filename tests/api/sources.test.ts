@@ -1,11 +1,8 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app'
-import { defaultCatalog } from '../../src/server/store/catalog'
-import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
 import type { WmsSource, XyzSource } from '../../src/shared/config'
-import { AUTH, tempDir, testApp, testVerifier, type TestApp } from './testApp'
+import { closedPort, sourcesApp, startLocalServer, type LocalServer } from '../support/sourceServers'
+import { AUTH, type TestApp } from './testApp'
 
 // A real upstream on 127.0.0.1 (tiles, a fake WMS, slow, big, redirecting and failing answers)
 // and the real app over it: every upstream request is recorded, so "no upstream request" is checked.
@@ -21,7 +18,7 @@ interface Seen {
 }
 let seen: Seen[] = []
 let down = false
-let upstream: http.Server
+let upstream: LocalServer
 let port = 0
 
 function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -90,15 +87,10 @@ function xyz(id: string, url: string, extra: Partial<XyzSource> = {}): XyzSource
 let t: TestApp
 let base = ''
 beforeAll(async () => {
-  upstream = http.createServer(serve)
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-  port = (upstream.address() as AddressInfo).port
+  upstream = await startLocalServer(serve)
+  port = upstream.port
   base = `http://127.0.0.1:${port}`
-  // A port that answers nothing: a server started and closed again.
-  const gone = http.createServer()
-  await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve))
-  const gonePort = (gone.address() as AddressInfo).port
-  await new Promise<void>((resolve) => gone.close(() => resolve()))
+  const gonePort = await closedPort()
   const wms: WmsSource = {
     id: 'fire_wms',
     type: 'wms',
@@ -139,21 +131,11 @@ beforeAll(async () => {
     xyz('metadata', `http://169.254.169.254/latest/{z}/{x}/{y}`, { allowPrivateNetwork: undefined }),
     wms,
   ]
-  const dataDir = tempDir()
-  const store = await openDataDirStore(dataDir, defaultCatalog())
-  const app = await buildApp({
-    dataDir,
-    demo: true,
-    store,
-    verifier: testVerifier,
-    sources: { sources, env: { H10_KEY: SECRET_HEADER, H10_TOKEN: SECRET_TOKEN, H10_BAD: 'a\nb' } },
-  })
-  t = testApp(app, store, dataDir)
+  t = await sourcesApp({ sources, env: { H10_KEY: SECRET_HEADER, H10_TOKEN: SECRET_TOKEN, H10_BAD: 'a\nb' } })
 }, 60_000)
 afterAll(async () => {
   await t?.close()
-  upstream.closeAllConnections()
-  await new Promise<void>((resolve) => upstream.close(() => resolve()))
+  await upstream?.close()
 })
 
 const get = (url: string, headers: Record<string, string> = AUTH) => t.app.inject({ url, headers })
