@@ -35,6 +35,9 @@ import { WIND_U_GRID, WIND_V_GRID } from './windGrid'
 
 const run = promisify(execFile)
 
+/** Geographic longitude/latitude CRSs whose cells are kept as they are when no target grid is given. */
+const GEOGRAPHIC = new Set(['EPSG:4326', 'EPSG:4269', 'EPSG:4258', 'EPSG:4283'])
+
 /** A file (or an option) the import cannot use; `parameter` names the option at fault, if one is. */
 export class GridImportError extends Error {
   constructor(
@@ -482,6 +485,26 @@ export async function importGridFile(
           String(Math.max(1, Math.round((n - s) / resolution))),
         )
     } else if (resolution) target.push('-tr', String(resolution), String(resolution), '-tap')
+    else {
+      // Already longitude/latitude (no rotation): keep the file's own cells exactly.
+      const t = info.geoTransform
+      const [sx, sy] = info.size ?? [0, 0]
+      if (GEOGRAPHIC.has(crsName(wkt)) && t.length === 6 && t[2] === 0 && t[4] === 0 && sx > 0 && sy > 0) {
+        const [x0, dx, , y0, , dy] = t as [number, number, number, number, number, number]
+        const xs = [x0, x0 + dx * sx]
+        const ys = [y0, y0 + dy * sy]
+        target.push(
+          '-te',
+          String(Math.min(...xs)),
+          String(Math.min(...ys)),
+          String(Math.max(...xs)),
+          String(Math.max(...ys)),
+          '-ts',
+          String(sx),
+          String(sy),
+        )
+      }
+    }
     await gdal('gdalwarp', [
       '-q',
       '-overwrite',
