@@ -20,7 +20,7 @@ import { archiveProbe, archiveRoutes } from './kinds/archiveRoutes'
 import { isArchiveSource, type ArchiveSource } from './kinds/archive'
 import { SourceCache, type ProxyResult, type SourceCacheOptions } from './sourceCache'
 import { SourceHealth } from './sourceHealth'
-import { sourceStatusRoute } from './sourceStatus'
+import { isConfigured, sourceStatusRoute } from './sourceStatus'
 import {
   allowedHost,
   isExternalSource,
@@ -88,11 +88,15 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
   declareRoutes(app, { sessionCookie: true })
   const env = opts.env ?? process.env
   const cache = new SourceCache(opts.cache)
-  const sources = opts.sources ?? layersConfig.sources.filter(isExternalSource)
-  const featureSources = opts.featureSources ?? layersConfig.sources.filter(isFeatureSource)
+  const allSources = opts.sources ?? layersConfig.sources.filter(isExternalSource)
+  const allFeatureSources = opts.featureSources ?? layersConfig.sources.filter(isFeatureSource)
+  // A source whose `${NAME}` url is unset is switched off: no routes (404), listed as not configured.
+  const sources = allSources.filter((s) => isConfigured(s, env))
+  const featureSources = allFeatureSources.filter((s) => isConfigured(s, env))
   const health = new SourceHealth()
   featureRoutes(app, featureSources, env, cache, health)
-  const archives = opts.archiveSources ?? layersConfig.sources.filter(isArchiveSource)
+  const allArchives = opts.archiveSources ?? layersConfig.sources.filter(isArchiveSource)
+  const archives = allArchives.filter((s) => isConfigured(s, env))
   const archiveDir = opts.archiveDir ?? env.EMBERLINE_ARCHIVE_DIR ?? join(env.DATA_DIR ?? './var', 'archives')
   archiveRoutes(app, { cache, health, env, archiveDir }, archives)
   const ctx = { cache, health, env, archiveDir }
@@ -104,7 +108,14 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
     ...featureSources.map((s) => [s.id, featureProbe(s, env, cache, health)] as const),
   ])
   const probeAfterMs = Number(env.EMBERLINE_SOURCE_PROBE_MS ?? 15_000)
-  sourceStatusRoute(app, health, [...sources, ...archives, ...featureSources], env, probes, probeAfterMs)
+  sourceStatusRoute(
+    app,
+    health,
+    [...allSources, ...allArchives, ...allFeatureSources],
+    env,
+    probes,
+    probeAfterMs,
+  )
   for (const source of sources) {
     const base = `/api/sources/${source.id}`
     app.get<{ Params: TileParams }>(
