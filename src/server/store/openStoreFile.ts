@@ -6,6 +6,7 @@ import { GridStore } from './gridStore'
 import { migrate } from './migrate'
 import { OgcFeatureReader } from './ogcFeatures'
 import { pgDatabase } from './pg/pgDatabase'
+import { PgGridStore } from './pg/pgGridStore'
 import { PgOgcFeatureReader } from './pg/pgOgcFeatures'
 import { PgStore } from './pg/pgStore'
 import { SqliteStore, STORE_FILE } from './sqliteStore'
@@ -42,23 +43,31 @@ export function featureSourceOf(store: AppStore): FeatureSource | null {
   return null
 }
 
-/** A read-only feature reader over a store's file or database (an export's worker thread). */
-export function openFeatureReader(source: FeatureSource): {
+/**
+ * A read-only feature reader, and the store's grids, over a store's file or database (an export's or
+ * a fire run's worker thread). `applicationName` names the PostgreSQL connection.
+ */
+export function openFeatureReader(
+  source: FeatureSource,
+  applicationName = 'emberline-export',
+): {
   reader: OgcFeatureStorage
+  grids: Pick<GridStorage, 'grid' | 'list'>
   close(): Promise<void>
 } {
   if ('file' in source) {
     const db = new Database(source.file, { readonly: true, fileMustExist: true })
     return {
       reader: new OgcFeatureReader(db),
+      grids: new GridStore(db),
       close: async () => {
         db.close()
       },
     }
   }
   // One connection: the worker asks one query at a time.
-  const db = pgDatabase({ url: source.pgUrl, max: 1, applicationName: 'emberline-export' })
-  return { reader: new PgOgcFeatureReader(db), close: () => db.close() }
+  const db = pgDatabase({ url: source.pgUrl, max: 1, applicationName })
+  return { reader: new PgOgcFeatureReader(db), grids: new PgGridStore(db), close: () => db.close() }
 }
 
 /** The grids of the store in `dataDir` (migrated), for the import-grid CLI beside a running server. */

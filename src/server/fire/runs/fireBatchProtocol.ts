@@ -1,7 +1,19 @@
 import type { FireLandscapeData } from '../landscape'
 import type { ConsequenceAssets } from '../consequence'
 import type { FireIgnition, FireIgnitionResult } from '../../store/fireRunStore'
-import type { FireRunSource } from './fireRunInputs'
+import type { DatasetDef } from '../../store/catalog'
+import type { FeatureSource } from '../../store/openStoreFile'
+import type { FireLandscapeOptions } from '../landscape'
+
+/** Where a worker reads a run's inputs (plain data: sent to the thread as it is). */
+export interface FireRunSource {
+  store: FeatureSource
+  landscape: FireLandscapeOptions
+  /** The buildings and critical facilities datasets (null when the catalogue has none). */
+  buildings: DatasetDef | null
+  facilities: DatasetDef | null
+  populationGrid: string
+}
 
 /**
  * The inputs of one run, sent once to each worker (plain data: structured clone): where the worker

@@ -3,32 +3,19 @@
 // and every building and critical facility. Decoding them on the server thread stalled tiles and
 // sign-in for a second or more at the start of every run; now the server thread only says where
 // they are — the store's file or database — and the worker opens its own read-only connection.
-import Database from 'better-sqlite3'
 import type { GridStorage } from '../../store/AppStore'
 import type { DatasetDef } from '../../store/catalog'
 import { decodeParts } from '../../store/geometryCodec'
-import { GridStore } from '../../store/gridStore'
-import { OgcFeatureReader, type OgcFeatureStorage } from '../../store/ogcFeatures'
-import { featureSourceOf, type FeatureSource } from '../../store/openStoreFile'
-import { pgDatabase } from '../../store/pg/pgDatabase'
-import { PgGridStore } from '../../store/pg/pgGridStore'
-import { PgOgcFeatureReader } from '../../store/pg/pgOgcFeatures'
+import type { OgcFeatureStorage } from '../../store/ogcFeatures'
+import { featureSourceOf, openFeatureReader, type FeatureSource } from '../../store/openStoreFile'
 import type { AppStore } from '../../store/AppStore'
 import { windowStart, type WindowSettings } from '../../grids/forecastWindow'
 import type { ConsequenceAssets } from '../consequence'
-import { openFireLandscape, type FireLandscapeData, type FireLandscapeOptions } from '../landscape'
-import type { FireRunInputs } from './fireBatchProtocol'
+import { openFireLandscape, type FireLandscapeData } from '../landscape'
+import type { FireRunInputs, FireRunSource } from './fireBatchProtocol'
 import type { FireRunSettings } from './fireRunSettings'
 
-/** Where a worker reads a run's inputs (plain data: sent to the thread as it is). */
-export interface FireRunSource {
-  store: FeatureSource
-  landscape: FireLandscapeOptions
-  /** The buildings and critical facilities datasets (null when the catalogue has none). */
-  buildings: DatasetDef | null
-  facilities: DatasetDef | null
-  populationGrid: string
-}
+export type { FireRunSource } from './fireBatchProtocol'
 
 /** Rows per read when a worker reads a dataset's geometries. */
 const CHUNK = 5_000
@@ -104,18 +91,8 @@ function openSource(source: FeatureSource): {
   features: OgcFeatureStorage
   close(): Promise<void>
 } {
-  if ('file' in source) {
-    const db = new Database(source.file, { readonly: true, fileMustExist: true })
-    return {
-      grids: new GridStore(db),
-      features: new OgcFeatureReader(db),
-      close: async () => {
-        db.close()
-      },
-    }
-  }
-  const db = pgDatabase({ url: source.pgUrl, max: 1, applicationName: 'emberline-fire-run' })
-  return { grids: new PgGridStore(db), features: new PgOgcFeatureReader(db), close: () => db.close() }
+  const { reader, grids, close } = openFeatureReader(source, 'emberline-fire-run')
+  return { grids, features: reader, close }
 }
 
 /**
