@@ -26,6 +26,14 @@ export interface IngestRoutesOptions {
   tempDir?: string
 }
 
+/**
+ * The body is the file itself, streamed to disk by the content-type parser above (never parsed here):
+ * the schema says so and accepts the stream; the format comes from Content-Type.
+ */
+const streamedBody = {
+  description: 'the data file itself (GeoJSON, NDJSON, CSV or GeoPackage; a raster for grids), streamed',
+} as const
+
 const idParams = {
   type: 'object',
   properties: { id: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 } },
@@ -249,7 +257,7 @@ async function ingestPlugin(app: FastifyInstance, opts: IngestRoutesOptions): Pr
 
   app.post<{ Params: { id: string }; Querystring: { mode: 'replace' | 'merge' } }>(
     '/api/ingest/datasets/:id',
-    { schema: { params: idParams, querystring: datasetQuery } },
+    { schema: { params: idParams, querystring: datasetQuery, body: streamedBody } },
     async (request, reply) => {
       const { id } = request.params
       const d = app.store.dataset(id)
@@ -296,7 +304,7 @@ async function ingestPlugin(app: FastifyInstance, opts: IngestRoutesOptions): Pr
     Querystring: { variable?: string; element?: string; from?: string; refTime?: string }
   }>(
     '/api/ingest/grids/:id',
-    { schema: { params: idParams, querystring: gridQuery } },
+    { schema: { params: idParams, querystring: gridQuery, body: streamedBody } },
     async (request, reply) => {
       const { id } = request.params
       if (!importableGrid(id)) throw new HttpError(404, `no grid '${id}'`, 'id')
