@@ -5,6 +5,8 @@ import zlib from 'node:zlib'
 import { VectorTile } from '@mapbox/vector-tile'
 import type { FastifyInstance } from 'fastify'
 import Pbf from 'pbf'
+import { PMTiles, type RangeResponse, type Source as PmtilesSource } from 'pmtiles'
+import type { PmtilesSource as PmtilesSourceDef } from '../../src/shared/config'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshDataset } from '../../src/server/cluster/refreshDataset'
 import { ClusterNode } from '../../src/server/cluster/clusterNode'
@@ -12,6 +14,9 @@ import type { Catalog, DatasetDef, VectorSourceDef } from '../../src/server/stor
 import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
 import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
 import { openStore, type SqliteStore } from '../../src/server/store/sqliteStore'
+import { buildApp } from '../../src/server/app'
+import { serverSettings } from '../../src/server/appSettings'
+import { exportPmtiles } from '../../src/server/tiles/exportPmtiles'
 import { saveTileData } from '../../src/server/tiles/saveTileData'
 import { appAcceptingAnyToken, squareRing, tilesOverBox } from '../../src/server/tiles/testing/archiveTesting'
 import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
@@ -59,7 +64,7 @@ function tileList(): [number, number, number][] {
     // Every tile to z12, a spread of the z13–14 ones (the request count stays small).
     const step = z <= 12 ? 1 : z === 13 ? 3 : 9
     all.forEach(([x, y], i) => {
-      if (i % step === 0) out.push([z, x, y])
+      if (i % step === 0 && x >= 0 && y >= 0 && x < 2 ** z && y < 2 ** z) out.push([z, x, y])
     })
   }
   return out
@@ -109,7 +114,12 @@ async function until<T>(what: string, fn: () => Promise<T | null | false> | T | 
 
 async function tile(app: FastifyInstance, [z, x, y]: readonly [number, number, number]) {
   const res = await app.inject({ url: `/api/tiles/homes/mvt/${z}/${x}/${y}`, headers: AUTH })
-  return { status: res.statusCode, etag: String(res.headers.etag), body: res.rawPayload }
+  return {
+    status: res.statusCode,
+    etag: String(res.headers.etag),
+    body: res.rawPayload,
+    gzip: res.headers['content-encoding'] === 'gzip',
+  }
 }
 
 let a: Node
@@ -133,7 +143,7 @@ beforeAll(async () => {
   expect(a.node.leader.isLeader).toBe(true)
   expect(b.node.leader.isLeader).toBe(false)
   await Promise.all([tileIndexesOf(a.store).warm('inline'), tileIndexesOf(b.store).warm('inline')])
-}, 60_000)
+}, 180_000)
 
 afterAll(async () => {
   for (const n of nodes) {
@@ -145,7 +155,7 @@ afterAll(async () => {
   sqlite?.close()
   await pg?.drop()
   fs.rmSync(dir, { recursive: true, force: true })
-})
+}, 60_000)
 
 describe('shared tile archives (PostgreSQL mode, two servers)', () => {
   it('renders once on the leader; both servers serve its tiles byte for byte as SQLite mode, none cut', async () => {
@@ -213,7 +223,7 @@ describe('shared tile archives (PostgreSQL mode, two servers)', () => {
       while (!done) {
         for (const n of [a, b])
           for (const t of probe) {
-            await new Promise((r) => setTimeout(r, 2))
+            await new Promise((r) => setTimeout(r, 10))
             const got = await tile(n.app, t)
             expect(got.status).toBe(200)
             expect(got.etag.startsWith('"a'), 'an archived tile, never one cut').toBe(true)
@@ -228,7 +238,7 @@ describe('shared tile archives (PostgreSQL mode, two servers)', () => {
       async () =>
         (await tileIndexesOf(a.store).shared?.version('homes_mvt')) === 2 &&
         (await tileIndexesOf(b.store).shared?.version('homes_mvt')) === 2,
-      30_000,
+      120_000,
     )
     done = true
     await polling
@@ -250,5 +260,95 @@ describe('shared tile archives (PostgreSQL mode, two servers)', () => {
     }
     expect(tileIndexesOf(a.store).shared?.rendered.map((r) => r.version)).toEqual([1, 2])
     expect(tileIndexesOf(b.store).shared?.rendered).toEqual([])
+  }, 180_000)
+
+  it("exports each store's archive as PMTiles: read back tile by tile (pmtiles package, and Emberline's pmtiles source) equal to the server's tiles", async () => {
+    const archiveDir = path.join(dir, 'archives')
+    const limits = serverSettings().tiles
+    // SQLite: the archive file; PostgreSQL: the shared archive (now of the re-imported data).
+    const fromSqlite = await exportPmtiles(sqlite, 'homes', path.join(archiveDir, 'sqlite.pmtiles'), limits)
+    const fromPg = await exportPmtiles(a.store, 'homes_mvt', path.join(archiveDir, 'pg.pmtiles'), limits)
+    expect([fromSqlite.from, fromPg.from]).toEqual(['archive file', 'shared archive'])
+    expect(fromSqlite.version).toBe(1)
+    expect(fromPg.version).toBe((await a.store.info('homes')).version)
+    expect(fromPg.contents).toBeLessThan(fromPg.addressed + 1)
+    const pmSource: PmtilesSourceDef = {
+      id: 'homes_pm',
+      type: 'pmtiles',
+      file: 'pg.pmtiles',
+      attribution: 'Test',
+      minzoom: 0,
+      maxzoom: 14,
+    } as PmtilesSourceDef
+    const reader = await buildApp({
+      dataDir: dir,
+      demo: false,
+      store: sqlite,
+      verifier: {
+        verify: async () => ({
+          memberId: 'm',
+          sessionId: 's',
+          organizationId: 'o',
+          roles: [],
+          expiresAt: new Date(Date.now() + 60_000),
+        }),
+      },
+      sources: { sources: [], featureSources: [], archiveSources: [pmSource], archiveDir, env: {} },
+    })
+    try {
+      for (const [name, app] of [
+        ['sqlite.pmtiles', sqliteApp],
+        ['pg.pmtiles', a.app],
+      ] as const) {
+        const pm = new PMTiles(fileSource(path.join(archiveDir, name)))
+        const header = await pm.getHeader()
+        expect([header.specVersion, header.clustered, header.tileCompression, header.tileType]).toEqual([
+          3,
+          true,
+          2,
+          1,
+        ])
+        let withFeatures = 0
+        for (const t of tileList()) {
+          const served = await tile(app, t)
+          const got = await pm.getZxy(...t)
+          if (served.status === 204) {
+            expect(got, `${t.join('/')} empty`).toBeUndefined()
+            continue
+          }
+          expect(
+            [served.status, served.gzip],
+            `${name} ${t.join('/')}: ${served.body.toString().slice(0, 200)}`,
+          ).toEqual([200, true])
+          const raw = zlib.gunzipSync(served.body)
+          expect(Buffer.from(got!.data).equals(raw), `${name} ${t.join('/')}`).toBe(true)
+          withFeatures++
+          if (name === 'pg.pmtiles') {
+            const proxied = await reader.inject({
+              url: `/api/sources/homes_pm/tiles/${t.join('/')}`,
+              headers: { authorization: 'Bearer t' },
+            })
+            expect(proxied.statusCode, t.join('/')).toBe(200)
+            expect(proxied.rawPayload.equals(raw), `pmtiles source ${t.join('/')}`).toBe(true)
+          }
+        }
+        expect(withFeatures).toBeGreaterThan(40)
+      }
+    } finally {
+      await reader.close()
+    }
   }, 60_000)
 })
+
+/** A local file as the pmtiles package's range source. */
+function fileSource(file: string): PmtilesSource {
+  const fd = fs.openSync(file, 'r')
+  return {
+    getKey: () => file,
+    getBytes: async (offset: number, length: number): Promise<RangeResponse> => {
+      const buf = Buffer.alloc(length)
+      const n = fs.readSync(fd, buf, 0, length, offset)
+      return { data: buf.buffer.slice(0, n) as ArrayBuffer }
+    },
+  }
+}
