@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { resolve } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appConfig } from '../../src/shared/config'
@@ -50,6 +52,62 @@ describe('Settings', () => {
     await page.reload()
     await page.waitForSelector('input[name="distanceUnits"]')
     expect(await page.isChecked('input[name="distanceUnits"][value="km"]')).toBe(true)
+  })
+
+  it('shows an administrator the fire consequence run: Run now, then its progress', async () => {
+    await page.goto(`${server.url}/Settings`)
+    const section = page.locator('[data-testid="settings-fire-runs"]')
+    await section.getByText('No consequence run yet.').waitFor()
+    const started = page.waitForResponse(
+      (r) => r.url().endsWith('/api/fire/runs') && r.request().method() === 'POST',
+    )
+    await section.getByRole('button', { name: 'Run now' }).click()
+    expect((await started).status()).toBe(202)
+    // The run is planned over the demo's lines: config/fire.yaml's 8 forecast starts fit the 48-hour
+    // wind. FIRE_RUNS is off here, so no worker takes its batches: it stays at 0 of N.
+    await section.getByText(/^Run 1 \(run now\), wind run .+: running$/).waitFor()
+    const progress = (await section.locator('p').nth(1).textContent()) ?? ''
+    const [, done, total, ignitions, starts] =
+      /^(\d+) of (\d+) batches, (\d+) ignitions × (\d+) forecast starts; started .+, running$/.exec(
+        progress,
+      ) ?? []
+    expect([Number(done), Number(starts)]).toEqual([0, 8])
+    expect(Number(total)).toBe(8 * Math.ceil(Number(ignitions) / 40))
+    expect(await section.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0')
+    expect(await section.getByRole('button', { name: 'Run now' }).isDisabled()).toBe(true)
+  })
+
+  it('hides the fire consequence run from a member without the fire_runs permission', async () => {
+    const member = { email: 'plain.member@emberline.test', password: 'Plain-Member-Passw0rd-42!' }
+    execFileSync(
+      'npx',
+      ['tsx', 'scripts/users.ts', '--data-dir', server.dataDir, 'add', member.email].concat([
+        '--phone',
+        '+15055550177',
+        '--roles',
+        'stytch_member',
+        '--password',
+        member.password,
+      ]),
+      { cwd: resolve(import.meta.dirname, '../..'), stdio: 'ignore' },
+    )
+    const other = await newPage(browser, { width: 1280, height: 900 })
+    try {
+      const asked = other.waitForResponse((r) => r.url().includes('/api/fire/runs?limit=1'), {
+        timeout: 60_000,
+      })
+      await signIn(other, server, { ...member, path: '/Settings' })
+      await other.waitForSelector('[data-testid="settings-email"]')
+      expect((await asked).status()).toBe(403)
+      await other.waitForSelector('[data-testid="settings-roles"]')
+      expect(await other.locator('[data-testid="settings-fire-runs"]').count()).toBe(0)
+      const status = await other.evaluate(
+        async () => (await fetch('/api/fire/runs', { method: 'POST' })).status,
+      )
+      expect([401, 403]).toContain(status)
+    } finally {
+      await other.close()
+    }
   })
 
   it('rejects a wrong current password', async () => {

@@ -64,7 +64,8 @@ export function FireRunsSection() {
             stripes={run.status === 'running'}
           />
           <p>
-            {run.batchesDone} of {run.batchesTotal} batches, {run.ignitionsTotal} ignitions ×{' '}
+            {run.batchesDone} of {run.batchesTotal} batches,{' '}
+            {Math.round(run.ignitionsTotal / Math.max(1, run.startHours.length))} ignitions ×{' '}
             {run.startHours.length} forecast starts; started {formatDate(run.createdAt)},{' '}
             {seconds(run.createdAt, run.finishedAt)}
           </p>
