@@ -20,7 +20,8 @@ import { baseUrl, isObject, upstreamJson } from '../../src/server/sources/kinds/
 import { parseTileJson } from '../../src/server/sources/kinds/tilejson'
 import { SourceCache } from '../../src/server/sources/sourceCache'
 import { SourceHealth } from '../../src/server/sources/sourceHealth'
-import { allowedHost, tilePixel, tileUrl, upstreamHeaders } from '../../src/server/sources/upstreamUrl'
+import { tileUrl } from '../../src/server/sources/tileUrl'
+import { allowedHost, tilePixel, upstreamHeaders } from '../../src/server/sources/upstreamUrl'
 import type { OnlineCheck, OnlineContext, OnlineFinding } from './online'
 
 /** The proxy's reading context for one run of checks (a fresh cache; health is not reported). */

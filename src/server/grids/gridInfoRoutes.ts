@@ -3,7 +3,7 @@ import { badRequest } from '../http/httpErrors'
 import { MAX_TILE_ZOOM } from '../tiles/tileMath'
 import type { GridDef } from './gridCatalog'
 import { sampleBilinear, sampleNearest } from './gridRaster'
-import type { GridContext } from './gridRoutes'
+import type { GridContext } from './gridContext'
 
 /** A stored grid's provenance as the legends show it (GET /api/grids). */
 export interface GridProvenance {

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { declareRoutes } from '../auth/routeAuth'
 import { badRequest, notFound } from '../http/httpErrors'
-import type { GridStorage } from '../store/AppStore'
 import { MAX_TILE_INDEX, MAX_TILE_ZOOM } from '../tiles/tileMath'
 import {
   gridCatalog,
@@ -10,7 +9,7 @@ import {
   type GridCatalog,
   type RasterSourceDef,
 } from './gridCatalog'
-import { currentWindowHour, windowStart, windowTimes, type WindowSettings } from './forecastWindow'
+import { currentWindowHour, windowStart, windowTimes } from './forecastWindow'
 import { GridTiles, type GridTile, type GridTilesOptions } from './gridTiles'
 import { windRoutes } from './windRoutes'
 import { gridInfoRoutes } from './gridInfoRoutes'
@@ -26,17 +25,9 @@ export interface GridRoutesOptions {
   tiles?: GridTilesOptions
 }
 
-/** Everything the grid routes share. */
-export interface GridContext {
-  catalog: GridCatalog
-  store: GridStorage
-  tiles: GridTiles
-  window: WindowSettings
-  hours: number
-  now: () => Date
-  currentHour(): number
-  validTimes(): string[]
-}
+import type { GridContext } from './gridContext'
+
+export type { GridContext }
 
 interface TileParams {
   z: number

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { appConfig, layersConfig } from '../../shared/config'
-import type { GridContext } from './gridRoutes'
+import type { GridContext } from './gridContext'
 import { runIdOf, smokeServiceConfig } from './smokeService'
 
 /** The map layer whose raster source the smoke service describes (spec layer id `smoke`). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { badRequest, notFound } from '../http/httpErrors'
-import type { GridContext } from './gridRoutes'
+import type { GridContext } from './gridContext'
 import { WIND_U_GRID, WIND_V_GRID, windRecords } from './windGrid'
 
 /**

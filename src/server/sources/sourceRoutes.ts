@@ -27,10 +27,10 @@ import {
   featureInfoUrl,
   legendUrl,
   MissingVariable,
-  tileUrl,
   upstreamHeaders,
   type ExternalSource,
 } from './upstreamUrl'
+import { tileUrl } from './tileUrl'
 import { refuseTileAddress } from './tileAddress'
 
 export interface SourceRoutesOptions {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { allowedHost, fillEnv, MissingVariable, tileUrl } from './upstreamUrl'
+import { tileUrl } from './tileUrl'
+import { allowedHost, fillEnv, MissingVariable } from './upstreamUrl'
 import type { WmsSource, XyzSource } from '../../shared/config'
 
 describe('fillEnv', () => {

@@ -1,6 +1,4 @@
 import type { ArcgisMapServerSource, WmsSource, WmtsSource, XyzSource } from '../../shared/config'
-import { arcgisTileUrl } from './kinds/arcgisMapServer'
-import { wmtsTileUrl } from './kinds/wmts'
 
 /** Another server's raster source, reached through the proxy /api/sources/<id>/. */
 export type ExternalSource = XyzSource | WmsSource | WmtsSource | ArcgisMapServerSource
@@ -58,24 +56,8 @@ export function tileBbox3857(z: number, x: number, y: number): [number, number, 
   ]
 }
 
-/**
- * The upstream URL of tile z/x/y: the xyz template filled, a WMS GetMap for the tile's box, a WMTS
- * GetTile / REST tile of the matching matrix (kinds/wmts.ts), an ArcGIS cached tile or export
- * (kinds/arcgisMapServer.ts).
- */
-export function tileUrl(
-  source: ExternalSource,
-  z: number,
-  x: number,
-  y: number,
-  env: NodeJS.ProcessEnv,
-): URL | Promise<URL> {
-  if (source.type === 'wmts') return wmtsTileUrl(source, z, x, y, env)
-  if (source.type === 'arcgis-mapserver') return arcgisTileUrl(source, z, x, y, env)
-  return wmsOrXyzTileUrl(source, z, x, y, env)
-}
-
-function wmsOrXyzTileUrl(
+/** The upstream URL of tile z/x/y of an xyz source (its template filled) or a WMS (GetMap for the tile's box). */
+export function wmsOrXyzTileUrl(
   source: XyzSource | WmsSource,
   z: number,
   x: number,

@@ -6,7 +6,7 @@ import { decodeParts, partsToGeometry } from '../store/geometryCodec'
 import type { AggregateCell, Store } from '../store/Store'
 import { CELL_BITS } from '../store/writeDataset'
 import { encodeSlice, type SlicePlan } from './encodeSlice'
-import type { ReadyTileData } from './tileIndexes'
+import type { ReadyTileData } from './readyTileData'
 import { tileBounds } from './tileMath'
 import { tilePolicy } from './tilePolicy'
 

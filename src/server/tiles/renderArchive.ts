@@ -5,7 +5,7 @@ import type { DatasetInfo, Store } from '../store/Store'
 import { buildTile, tilePlan, type TileLimits } from './buildTile'
 import { BUFFER, EXTENT, encodeSlice, pickTile, type BuiltTile } from './encodeSlice'
 import { tileArchivePath, writeTileArchive, type ArchivedTile, type ArchiveStamp } from './tileArchiveFile'
-import type { ReadyTileData } from './tileIndexes'
+import type { ReadyTileData } from './readyTileData'
 import { archiveZooms, tilePolicy } from './tilePolicy'
 
 /** Reports tiles rendered so far (the import and seed CLIs show it on their progress bar). */

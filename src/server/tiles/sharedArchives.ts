@@ -6,7 +6,7 @@ import type { TileLimits } from './buildTile'
 import { archiveContentKey, archiveStamp, renderArchiveTiles } from './renderArchive'
 import { MODES, type ArchiveStamp } from './tileArchiveFile'
 import { archiveTag, cutTileTag, servedTile, type ServedTile } from './tileArchives'
-import type { ReadyTileData } from './tileIndexes'
+import type { ReadyTileData } from './readyTileData'
 import { ARCHIVE_POLICY, archiveZooms } from './tilePolicy'
 
 /** The set a server serves a source from, with what it needs per request. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Store } from '../store/Store'
 import type { TileLimits } from './buildTile'
 import { archiveStamp, renderArchive } from './renderArchive'
-import type { ReadyTileData } from './tileIndexes'
+import type { ReadyTileData } from './readyTileData'
 import {
   readTileArchive,
   tileArchivePath,

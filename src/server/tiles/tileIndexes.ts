@@ -1,6 +1,6 @@
-import type { TileIndex } from './pickFeatures'
 import type { DatasetDef } from '../store/catalog'
 import type { Store } from '../store/Store'
+import type { ReadyTileData } from './readyTileData'
 import { spatialIndex, buildTileData, buildTileDataYielding, sharedTileData, type TileData } from './tileData'
 import { readTileData, tileDataPath } from './tileDataFile'
 import { serverSettings } from '../appSettings'
@@ -10,10 +10,7 @@ import { TilePool } from './tilePool'
 import { SharedArchives } from './sharedArchives'
 import { tileArchiveStorageOf } from '../store/tileArchiveStorage'
 
-export interface ReadyTileData {
-  data: TileData
-  index: TileIndex | null
-}
+export type { ReadyTileData }
 
 export interface TileIndexesOptions {
   /** 'worker' builds off the event loop (falls back to inline if a worker cannot start). */
