@@ -3,9 +3,9 @@
 // Exit 0 with a one-line summary when the config is valid; otherwise one line per problem
 // (`config/layers.yaml:LINE:COL  <path in document>  <message>`) on stdout, a count on stderr, and
 // exit 1. Never a stack trace.
+import fs from 'node:fs'
 import path from 'node:path'
 import { compileConfig, defaultConfigDir } from './compileConfig'
-import { checkOnline } from './online'
 import { formatProblem } from './problem'
 import { loadYaml } from './yamlSource'
 
@@ -25,6 +25,13 @@ async function main(): Promise<number> {
     const loaded = loadYaml(path.resolve(dir, 'layers.yaml'))
     if (!loaded.ok) return 1
     const [lon, lat] = result.config.app.map.live.center
+    // The online checks read through the server's own source readers, which need the compiled
+    // config; loaded only here, so plain validation runs on a clean clone before `npm run config`.
+    if (!fs.existsSync(path.resolve(import.meta.dirname, '../../src/generated/config.ts'))) {
+      console.error('validate-config --online: run `npm run config` first (the online checks use the compiled config)')
+      return 1
+    }
+    const { checkOnline } = await import('./online')
     const problems = await checkOnline(loaded.source, layers.sources, process.env, [lon, lat])
     for (const p of problems) console.log(formatProblem(p))
     if (problems.length > 0) {
