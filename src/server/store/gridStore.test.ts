@@ -29,7 +29,9 @@ describe('GridStore', () => {
     expect(h0).toMatchObject({ nx: 2, ny: 2, west: -107, north: 35, version })
     expect([...s.grid('smoke', 1)!.data]).toEqual([5, 6, 7, 8])
     expect(s.grid('smoke', 2)).toBeUndefined()
-    expect(s.list()).toEqual([{ id: 'smoke', hours: 2, nx: 2, ny: 2, version, source: 'test' }])
+    expect(s.list()).toEqual([
+      { id: 'smoke', hours: 2, nx: 2, ny: 2, version, source: 'test', refTime: null, validTimes: [] },
+    ])
   })
   it('replaces all hours and changes the version only when the content changes', () => {
     const s = store()
