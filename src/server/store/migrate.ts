@@ -12,24 +12,23 @@ const FILE = /^(\d{3})_([a-z0-9_]+)\.sql$/
 export function migrate(db: Database.Database, dir = MIGRATIONS_DIR): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
-  const done = new Set(
-    db
-      .prepare('SELECT version FROM schema_migrations')
-      .pluck()
-      .all()
-      .map((v) => Number(v)),
-  )
-  const files = migrationFiles(dir)
+  const isDone = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck()
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
   const applied: number[] = []
-  for (const m of files) {
-    if (done.has(m.version)) continue
+  for (const m of migrationFiles(dir)) {
+    if (isDone.get(m.version) !== undefined) continue
     const sql = fs.readFileSync(path.join(dir, m.file), 'utf8')
-    db.transaction(() => {
-      db.exec(sql)
-      record.run(m.version, m.name, new Date().toISOString())
-    })()
-    applied.push(m.version)
+    // IMMEDIATE takes the write lock before looking again: another process (a server and the
+    // import CLI started together on a fresh file) may have applied this migration meanwhile.
+    const ran = db
+      .transaction(() => {
+        if (isDone.get(m.version) !== undefined) return false
+        db.exec(sql)
+        record.run(m.version, m.name, new Date().toISOString())
+        return true
+      })
+      .immediate()
+    if (ran) applied.push(m.version)
   }
   return applied
 }
