@@ -16,7 +16,7 @@ import { fetchUpstream, UpstreamFailure } from '../../src/server/sources/fetchUp
 import { fetchFor, filledUrl, type KindContext } from '../../src/server/sources/kinds/archive'
 import { openCog } from '../../src/server/sources/kinds/cog'
 import { featuresOf } from '../../src/server/sources/kinds/featureTiles'
-import { baseUrl, isObject, upstreamJson } from '../../src/server/sources/kinds/featureUpstream'
+import { baseUrl, isObject, ogcJson, upstreamJson } from '../../src/server/sources/kinds/featureUpstream'
 import { parseTileJson } from '../../src/server/sources/kinds/tilejson'
 import { SourceCache } from '../../src/server/sources/sourceCache'
 import { SourceHealth } from '../../src/server/sources/sourceHealth'
@@ -92,19 +92,12 @@ export const checkArcgisFeatureServer: OnlineCheck<ArcgisFeatureServerSource> = 
 /** OGC API – Features collection: the collection JSON reads, property names from /queryables or a sample item, geometry from it. */
 export const checkOgcFeatures: OnlineCheck<OgcFeaturesSource> = async (source, ctx) => {
   const cache = new SourceCache()
-  // JSON asked with f=json (MapServer answers nothing else without HTML templates), then without it.
+  // Asked as JSON as the proxy asks (ogcJson: f=json, GeoServer's f=application/geo+json, the Accept header).
   const read = async (suffix: string, params: Record<string, string> = {}) => {
     const url = baseUrl(source, ctx.env)
     url.pathname += suffix
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
-    const plain = new URL(url)
-    url.searchParams.set('f', 'json')
-    try {
-      return (await upstreamJson(source, ctx.env, cache, url)).json
-    } catch (e) {
-      if (!(e instanceof UpstreamFailure) || !/HTTP 4\d\d/.test(e.message)) throw e
-      return (await upstreamJson(source, ctx.env, cache, plain)).json
-    }
+    return (await ogcJson(source, ctx.env, cache, url)).json
   }
   const json = await read('')
   if (!isObject(json) || (typeof json.id !== 'string' && !Array.isArray(json.links))) {

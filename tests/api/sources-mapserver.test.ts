@@ -1,7 +1,9 @@
+import { VectorTile } from '@mapbox/vector-tile'
+import Pbf from 'pbf'
 import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tilePixel } from '../../src/server/sources/upstreamUrl'
-import type { WmsSource } from '../../src/shared/config'
+import type { OgcFeaturesSource, WmsSource } from '../../src/shared/config'
 import { startMapServer, type TestMapServer } from '../support/mapserver'
 import { sourcesApp } from '../support/sourceServers'
 import { AUTH, type TestApp } from './testApp'
@@ -26,14 +28,26 @@ function wms(id: string, extra: Partial<WmsSource> = {}): WmsSource {
   }
 }
 
+/** MapServer's OGC API – Features collection (it answers JSON only when asked with f=json). */
+let ogcZones: OgcFeaturesSource
+
 beforeAll(async () => {
   ms = await startMapServer()
+  ogcZones = {
+    id: 'zones_ogc',
+    type: 'ogc-features',
+    url: `${ms.ogcApiUrl}/collections/zones`,
+    attribution: 'Test MapServer',
+    minzoom: 0,
+    maxzoom: 18,
+    allowPrivateNetwork: true,
+  }
   const sources = [
     wms('zones_wms'),
     wms('zones_wms_gml', { infoFormat: 'application/vnd.ogc.gml' }),
     wms('zones_wms_111', { version: '1.1.1', infoFormat: 'text/plain' }),
   ]
-  t = await sourcesApp({ sources })
+  t = await sourcesApp({ sources, featureSources: [ogcZones] })
 }, 60_000)
 afterAll(async () => {
   await t?.close()
@@ -117,5 +131,26 @@ describe('wms source from MapServer through the proxy', () => {
     const { opaque, png } = opaquePixels(res.rawPayload)
     expect(png.width).toBeGreaterThan(10)
     expect(opaque).toBeGreaterThan(20)
+  })
+})
+
+describe('ogc-features source from MapServer through the proxy', () => {
+  it('records and vector tiles answer 200 with the features (items asked as JSON: MapServer answers 500 otherwise)', async () => {
+    // The probe (the collection document, also asked as JSON) found it up before any layer opened.
+    const status = (await get('/api/sources/status')).json() as { sources: { id: string; state: string }[] }
+    expect(status.sources.find((s) => s.id === 'zones_ogc')).toMatchObject({ state: 'ok' })
+    const records = await get('/api/sources/zones_ogc/records?limit=10')
+    expect(records.statusCode, records.body).toBe(200)
+    const page = records.json() as { records: Record<string, unknown>[]; total: number }
+    expect(page.records.map((r) => r.zone_id).sort()).toEqual(['Z1', 'Z2'])
+    expect(page.records.find((r) => r.zone_id === 'Z1')).toMatchObject({ name: 'Sandia Foothills' })
+    const z = 10
+    const { x, y } = tilePixel(INSIDE.lon, INSIDE.lat, z)
+    const tile = await get(`/api/sources/zones_ogc/tiles/${z}/${x}/${y}`)
+    expect(tile.statusCode, tile.body).toBe(200)
+    const vt = new VectorTile(new Pbf(tile.rawPayload))
+    const layer = vt.layers.zones_ogc!
+    const zones = Array.from({ length: layer.length }, (_, i) => layer.feature(i).properties.zone_id)
+    expect(zones).toEqual(['Z1'])
   })
 })

@@ -2,7 +2,7 @@ import { decodeFilter, type NumericOperator, type RecordsFilter } from '../../..
 import { UpstreamFailure } from '../fetchUpstream'
 import type { SourceCache } from '../sourceCache'
 import { arcgisLayerInfo, arcgisQueryUrl, featuresOf, nextLink } from './featureTiles'
-import { baseUrl, isObject, upstreamJson, type FeatureSource } from './featureUpstream'
+import { baseUrl, isObject, ogcJson, upstreamJson, type FeatureSource } from './featureUpstream'
 
 /** A records request as our records API takes it (already bounded by the route's schema). */
 export interface RecordsRequest {
@@ -158,7 +158,7 @@ async function ogcCanSort(
   const url = baseUrl(source, env)
   url.pathname = url.pathname.replace(/\/collections\/[^/]+$/, '') + '/conformance'
   url.search = ''
-  const { json } = await upstreamJson(source, env, cache, url)
+  const { json } = await ogcJson(source, env, cache, url)
   const classes = isObject(json) && Array.isArray(json.conformsTo) ? (json.conformsTo as unknown[]) : []
   return classes.some((c) => typeof c === 'string' && /\/conf\/sorting$/.test(c))
 }
@@ -186,7 +186,7 @@ async function ogcRecords(
   let total: number | null = null
   // A server may answer fewer than `limit` per page: follow `next` until the page is full.
   for (let page = 0; url && records.length < req.limit && page < 20; page++) {
-    const { json } = await upstreamJson(source, env, cache, url)
+    const { json } = await ogcJson(source, env, cache, url)
     if (total === null && isObject(json) && typeof json.numberMatched === 'number') total = json.numberMatched
     const features = featuresOf(json, 'items answer')
     for (const f of features.slice(0, req.limit - records.length)) {

@@ -8,7 +8,7 @@ import type { SourceHealth } from '../sourceHealth'
 import { MissingVariable } from '../upstreamUrl'
 import { featureRecords, RecordsRequestError } from './featureRecords'
 import { arcgisLayerInfo, featureTile } from './featureTiles'
-import { baseUrl, upstreamJson, type FeatureSource } from './featureUpstream'
+import { baseUrl, ogcJson, upstreamJson, type FeatureSource } from './featureUpstream'
 import { refuseTileAddress } from '../tileAddress'
 
 /** Most records one page may ask for. */
@@ -100,6 +100,7 @@ export function featureProbe(
   return async () => {
     try {
       if (source.type === 'arcgis-featureserver') await arcgisLayerInfo(source, env, cache)
+      else if (source.type === 'ogc-features') await ogcJson(source, env, cache, baseUrl(source, env))
       else await upstreamJson(source, env, cache, baseUrl(source, env))
       health.succeeded(source.id)
     } catch (e) {

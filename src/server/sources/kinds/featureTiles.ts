@@ -5,7 +5,7 @@ import { BUFFER, EXTENT } from '../../tiles/encodeSlice'
 import { tileBounds } from '../../tiles/tileMath'
 import { UpstreamFailure } from '../fetchUpstream'
 import type { SourceCache } from '../sourceCache'
-import { baseUrl, isObject, upstreamJson, type FeatureSource } from './featureUpstream'
+import { baseUrl, isObject, ogcJson, upstreamJson, type FeatureSource } from './featureUpstream'
 
 /** Default most features one tile holds. */
 export const DEFAULT_MAX_FEATURES_PER_TILE = 2000
@@ -149,7 +149,7 @@ async function ogcInBox(
   url.searchParams.set('limit', String(Math.min(source.pageSize ?? DEFAULT_PAGE_SIZE, cap + 1)))
   const features: Feature[] = []
   for (let page = 0; url && page < MAX_PAGES; page++) {
-    const { json } = await upstreamJson(source, env, cache, url)
+    const { json } = await ogcJson(source, env, cache, url)
     const got = featuresOf(json, 'items answer')
     features.push(...got)
     if (features.length > cap) return { features: features.slice(0, cap), truncated: true }

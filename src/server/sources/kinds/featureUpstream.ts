@@ -68,15 +68,17 @@ export async function upstreamJson(
     if (!secured?.tokenExchange || attempt > 0 || !isTokenRefusal(answer)) break
     dropArcgisToken(secured)
   }
-  if (answer.status !== 200) throw new UpstreamFailure(502, `upstream answered HTTP ${answer.status}`)
+  if (answer.status !== 200) {
+    throw new UnreadableAnswer(`upstream answered HTTP ${answer.status}`, answer.status)
+  }
   let json: unknown = parsed.get(answer.body)
   if (json === undefined) {
     try {
       json = JSON.parse(answer.body.toString('utf8'))
     } catch {
-      throw new UpstreamFailure(
-        502,
+      throw new UnreadableAnswer(
         `upstream answered ${answer.contentType ?? 'something'} that is not JSON`,
+        answer.status,
       )
     }
     parsed.set(answer.body, json)
@@ -88,6 +90,67 @@ export async function upstreamJson(
     throw new UpstreamFailure(502, `upstream error${code}: ${message.slice(0, 200)}`)
   }
   return { json, body: answer.body }
+}
+
+/** The upstream answered, but not a 200 with JSON (its HTTP status says which). A 502 to our clients. */
+export class UnreadableAnswer extends UpstreamFailure {
+  constructor(
+    message: string,
+    readonly upstreamStatus: number,
+  ) {
+    super(502, message)
+  }
+}
+
+/**
+ * How an OGC API – Features server is asked for JSON, in the order tried: `f=json` (MapServer,
+ * which answers 500 "Template directory not set" without it; pygeoapi, ldproxy), `f=application/geo+json`
+ * (GeoServer's spelling), then no `f` at all, the Accept header alone (the standard's content negotiation).
+ */
+const OGC_FORMATS: readonly (string | null)[] = ['json', 'application/geo+json', null]
+/** Upstream statuses that may mean "not in that format" (rather than "down"): the next spelling is tried. */
+const FORMAT_REFUSALS = new Set([400, 404, 406, 415, 500, 501])
+/** The spelling that last worked, per source (kept for the process: later requests ask it first). */
+const ogcFormats = new WeakMap<OgcFeaturesSource, string | null>()
+
+/**
+ * upstreamJson for an OGC API – Features document (collection, items, conformance, queryables):
+ * asked as JSON with the spelling that last worked for this source, else each of OGC_FORMATS in
+ * turn while the server refuses it (an HTTP error of FORMAT_REFUSALS or a body that is not JSON);
+ * a timeout, a refused address or a 502/503 is the source's failure and is not retried. A URL that
+ * already carries `f` (a `next` link the server wrote) or a source whose YAML `query` sets `f` is
+ * asked as it is. The online check (scripts/config/onlineKinds.ts) reads through this too.
+ */
+export async function ogcJson(
+  source: OgcFeaturesSource,
+  env: NodeJS.ProcessEnv,
+  cache: SourceCache,
+  url: URL,
+): Promise<UpstreamJson> {
+  if (url.searchParams.has('f') || source.query?.f !== undefined) {
+    return upstreamJson(source, env, cache, url)
+  }
+  const known = ogcFormats.get(source)
+  const order = known === undefined ? OGC_FORMATS : [known, ...OGC_FORMATS.filter((f) => f !== known)]
+  let first: UnreadableAnswer | null = null
+  for (const format of order) {
+    const asked = new URL(url)
+    if (format !== null) asked.searchParams.set('f', format)
+    try {
+      const answer = await upstreamJson(source, env, cache, asked)
+      ogcFormats.set(source, format)
+      return answer
+    } catch (e) {
+      if (
+        !(e instanceof UnreadableAnswer) ||
+        !(e.upstreamStatus === 200 || FORMAT_REFUSALS.has(e.upstreamStatus))
+      ) {
+        throw e
+      }
+      first ??= e
+    }
+  }
+  throw first ?? new UpstreamFailure(502, 'upstream answered no JSON')
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {
