@@ -48,28 +48,3 @@ export interface AuditEntry {
   ip: string | null
   detail: Record<string, unknown>
 }
-
-/** A row of identity_audit as SQLite returns it. */
-export interface AuditRow {
-  id: number
-  at: number
-  event: string
-  actor_id: string | null
-  member_id: string | null
-  subject: string | null
-  ip: string | null
-  detail: string
-}
-
-/** The audit entry a row of identity_audit holds (actor read back as null when none). */
-export function auditEntryOf(r: AuditRow): AuditEntry & { actorId: string | null } {
-  return {
-    at: r.at,
-    event: r.event,
-    actorId: r.actor_id,
-    memberId: r.member_id,
-    subject: r.subject,
-    ip: r.ip,
-    detail: JSON.parse(r.detail) as Record<string, unknown>,
-  }
-}

@@ -1,77 +1,27 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
-import {
-  auditEntryOf,
-  type AuditEntry,
-  type AuditRow,
-  type AuthFactor,
-  type MemberRecord,
-  type MemberStatus,
-  type SessionRecord,
-} from './identityRecords'
+import type { AuditEntry, MemberRecord, SessionRecord } from './identityRecords'
 import { createMemberAdminStore, type MemberAdminStore } from './memberAdminStore'
+import { insertInto, sqliteCodec as codec } from './rows/codec'
+import {
+  AUDIT_COLUMNS,
+  auditEntryFromRow,
+  auditToParams,
+  MEMBER_COLUMNS,
+  memberFromRow,
+  memberToParams,
+  SESSION_COLUMNS,
+  sessionFromRow,
+  sessionToParams,
+  type AuditRow,
+  type MemberRow,
+  type SessionRow,
+} from './rows/identityRows'
 
-export type {
-  AuditEntry,
-  AuditRow,
-  AuthFactor,
-  MemberRecord,
-  MemberStatus,
-  SessionRecord,
-} from './identityRecords'
-export { auditEntryOf } from './identityRecords'
+export type { AuditEntry, AuthFactor, MemberRecord, MemberStatus, SessionRecord } from './identityRecords'
 
-interface MemberRow {
-  member_id: string
-  organization_id: string
-  email: string
-  name: string
-  phone: string | null
-  roles: string
-  status: MemberStatus
-  password_hash: string | null
-  password_id: string | null
-  created_at: number
-  updated_at: number
-}
-
-interface SessionRow {
-  session_id: string
-  member_id: string
-  factors: string
-  started_at: number
-  last_accessed_at: number
-  expires_at: number
-  revoked_at: number | null
-}
-
-function toMember(row: MemberRow): MemberRecord {
-  return {
-    memberId: row.member_id,
-    organizationId: row.organization_id,
-    email: row.email,
-    name: row.name,
-    phone: row.phone,
-    roles: JSON.parse(row.roles) as string[],
-    status: row.status,
-    passwordHash: row.password_hash,
-    passwordId: row.password_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
-
-function toSession(row: SessionRow): SessionRecord {
-  return {
-    sessionId: row.session_id,
-    memberId: row.member_id,
-    factors: JSON.parse(row.factors) as AuthFactor[],
-    startedAt: row.started_at,
-    lastAccessedAt: row.last_accessed_at,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-  }
-}
+const toMember = (row: MemberRow): MemberRecord => memberFromRow(codec, row)
+const toSession = (row: SessionRow): SessionRecord => sessionFromRow(codec, row)
 
 /**
  * The accounts database's members, sessions, signing keys and audit log (+ administration's
@@ -133,11 +83,9 @@ export interface IdentityStore extends MemberAdminStore {
  * own transaction (acknowledgements, subscriptions) use it directly.
  */
 export function auditWriter(db: Database.Database): (e: AuditEntry) => void {
-  const insert = db.prepare(
-    'INSERT INTO identity_audit (at, event, actor_id, member_id, subject, ip, detail) VALUES (?,?,?,?,?,?,?)',
-  )
+  const insert = db.prepare(insertInto(codec, 'identity_audit', AUDIT_COLUMNS))
   return (e) => {
-    insert.run(e.at, e.event, e.actorId ?? null, e.memberId, e.subject, e.ip, JSON.stringify(e.detail))
+    insert.run(auditToParams(codec, e))
   }
 }
 
@@ -179,22 +127,7 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
       return row ? toMember(row) : null
     },
     insertMember(m: MemberRecord): void {
-      db.prepare(
-        `INSERT INTO identity_members (member_id, organization_id, email, name, phone, roles, status,
-           password_hash, password_id, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-      ).run(
-        m.memberId,
-        m.organizationId,
-        m.email.trim().toLowerCase(),
-        m.name,
-        m.phone,
-        JSON.stringify(m.roles),
-        m.status,
-        m.passwordHash,
-        m.passwordId,
-        m.createdAt,
-        m.updatedAt,
-      )
+      db.prepare(insertInto(codec, 'identity_members', MEMBER_COLUMNS)).run(memberToParams(codec, m))
     },
     updateMember(
       id: string,
@@ -212,7 +145,7 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
       ).run(
         next.name,
         next.phone,
-        JSON.stringify(next.roles),
+        codec.jsonParam(next.roles),
         next.status,
         next.passwordHash,
         next.passwordId,
@@ -222,17 +155,8 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
     },
 
     insertSession(s: SessionRecord, tokenHash: string): void {
-      db.prepare(
-        `INSERT INTO identity_sessions (session_id, member_id, token_hash, factors, started_at,
-           last_accessed_at, expires_at, revoked_at) VALUES (?,?,?,?,?,?,?,NULL)`,
-      ).run(
-        s.sessionId,
-        s.memberId,
-        tokenHash,
-        JSON.stringify(s.factors),
-        s.startedAt,
-        s.lastAccessedAt,
-        s.expiresAt,
+      db.prepare(insertInto(codec, 'identity_sessions', SESSION_COLUMNS)).run(
+        sessionToParams(codec, s, tokenHash),
       )
     },
     sessionByTokenHash: (hash: string): SessionRecord | null => {
@@ -300,7 +224,7 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
     audit: auditWriter(db),
     auditLog: (limit = 100): AuditEntry[] =>
       (db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as AuditRow[]).map(
-        auditEntryOf,
+        (r) => auditEntryFromRow(codec, r),
       ),
     signedInFrom: (memberId: string, ip: string, since: number): boolean =>
       db

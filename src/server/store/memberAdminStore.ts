@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
-import { auditEntryOf, type AuditRow, type MemberRecord, type MemberStatus } from './identityRecords'
+import type { MemberRecord, MemberStatus } from './identityRecords'
+import { sqliteCodec } from './rows/codec'
+import { auditEntryFromRow, type AuditRow } from './rows/identityRows'
 
 export interface MemberSearch {
   /** Part of the e-mail address or name (case-insensitive). */
@@ -158,7 +160,7 @@ export function createMemberAdminStore(
       const rows = db
         .prepare(`SELECT * FROM identity_audit ${clause} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`)
         .all(...args, f.limit, f.offset) as AuditRow[]
-      return { total, entries: rows.map((r) => ({ id: r.id, ...auditEntryOf(r) })) }
+      return { total, entries: rows.map((r) => ({ id: r.id, ...auditEntryFromRow(sqliteCodec, r) })) }
     },
 
     /** Distinct event names in the log (for the filter's choices). */

@@ -1,35 +1,25 @@
-import type { AuditEntry, AuthFactor, IdentityStore, MemberRecord, SessionRecord } from '../../identityStore'
+import type { AuditEntry, IdentityStore, MemberRecord, SessionRecord } from '../../identityStore'
 import type { PgDatabase } from '../pgDatabase'
 import { createPgMemberAdminStore } from './pgMemberAdminStore'
-import { pgAuditEntryOf, type PgAuditRow } from './pgAuditEntryOf'
-import { pgMemberOf, type PgMemberRow } from './pgMemberOf'
+import { insertInto, pgCodec as codec } from '../../rows/codec'
+import {
+  auditEntryFromRow,
+  MEMBER_COLUMNS,
+  memberFromRow,
+  memberToParams,
+  SESSION_COLUMNS,
+  sessionFromRow,
+  sessionToParams,
+  type AuditRow,
+  type MemberRow,
+  type SessionRow,
+} from '../../rows/identityRows'
 import { pgAudit } from './pgAudit'
-import { pgJson } from './pgJson'
 import { nulSafe } from './nulSafe'
 import { retryConflicts } from './retryConflicts'
 
 /** Thrown inside the transaction to roll a change back that would leave no administrator. */
 class NoAdministratorLeft extends Error {}
-
-interface SessionRow {
-  session_id: string
-  member_id: string
-  factors: AuthFactor[]
-  started_at: number
-  last_accessed_at: number
-  expires_at: number
-  revoked_at: number | null
-}
-
-const sessionOf = (row: SessionRow): SessionRecord => ({
-  sessionId: row.session_id,
-  memberId: row.member_id,
-  factors: row.factors,
-  startedAt: row.started_at,
-  lastAccessedAt: row.last_accessed_at,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-})
 
 type MemberPatch = Partial<
   Pick<MemberRecord, 'name' | 'phone' | 'roles' | 'status' | 'passwordHash' | 'passwordId'>
@@ -43,12 +33,12 @@ type MemberPatch = Partial<
 export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
   const db = nulSafe(pg)
   const memberById = async (id: string): Promise<MemberRecord | null> => {
-    const row = await db.one<PgMemberRow>('SELECT * FROM identity_members WHERE member_id = $1', [id])
-    return row ? pgMemberOf(row) : null
+    const row = await db.one<MemberRow>('SELECT * FROM identity_members WHERE member_id = $1', [id])
+    return row ? memberFromRow(codec, row) : null
   }
   const sessionWhere = async (column: 'token_hash' | 'session_id', value: string) => {
     const row = await db.one<SessionRow>(`SELECT * FROM identity_sessions WHERE ${column} = $1`, [value])
-    return row ? sessionOf(row) : null
+    return row ? sessionFromRow(codec, row) : null
   }
 
   const store = {
@@ -57,34 +47,18 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
       return row?.n ?? 0
     },
     async listMembers(): Promise<MemberRecord[]> {
-      const rows = await db.query<PgMemberRow>('SELECT * FROM identity_members ORDER BY created_at, email')
-      return rows.map(pgMemberOf)
+      const rows = await db.query<MemberRow>('SELECT * FROM identity_members ORDER BY created_at, email')
+      return rows.map((r) => memberFromRow(codec, r))
     },
     memberById,
     async memberByEmail(email: string): Promise<MemberRecord | null> {
-      const row = await db.one<PgMemberRow>('SELECT * FROM identity_members WHERE email = $1', [
+      const row = await db.one<MemberRow>('SELECT * FROM identity_members WHERE email = $1', [
         email.trim().toLowerCase(),
       ])
-      return row ? pgMemberOf(row) : null
+      return row ? memberFromRow(codec, row) : null
     },
     async insertMember(m: MemberRecord): Promise<void> {
-      await db.run(
-        `INSERT INTO identity_members (member_id, organization_id, email, name, phone, roles, status,
-           password_hash, password_id, created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-        [
-          m.memberId,
-          m.organizationId,
-          m.email.trim().toLowerCase(),
-          m.name,
-          m.phone,
-          pgJson(m.roles),
-          m.status,
-          m.passwordHash,
-          m.passwordId,
-          m.createdAt,
-          m.updatedAt,
-        ],
-      )
+      await db.run(insertInto(codec, 'identity_members', MEMBER_COLUMNS), memberToParams(codec, m))
     },
     /** Only the fields in `patch` change (one statement: a concurrent update of another field stays). */
     async updateMember(id: string, patch: MemberPatch, at: number): Promise<void> {
@@ -106,7 +80,7 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
           has('phone'),
           patch.phone ?? null,
           has('roles'),
-          patch.roles === undefined ? null : pgJson(patch.roles),
+          patch.roles === undefined ? null : codec.jsonParam(patch.roles),
           has('status'),
           patch.status ?? null,
           has('passwordHash'),
@@ -120,9 +94,8 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
 
     async insertSession(s: SessionRecord, tokenHash: string): Promise<void> {
       await db.run(
-        `INSERT INTO identity_sessions (session_id, member_id, token_hash, factors, started_at,
-           last_accessed_at, expires_at, revoked_at) VALUES ($1,$2,$3,$4,$5,$6,$7,NULL)`,
-        [s.sessionId, s.memberId, tokenHash, pgJson(s.factors), s.startedAt, s.lastAccessedAt, s.expiresAt],
+        insertInto(codec, 'identity_sessions', SESSION_COLUMNS),
+        sessionToParams(codec, s, tokenHash),
       )
     },
     sessionByTokenHash: (hash: string): Promise<SessionRecord | null> => sessionWhere('token_hash', hash),
@@ -182,10 +155,8 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
 
     audit: (e: AuditEntry): Promise<void> => pgAudit(db, e),
     async auditLog(limit = 100): Promise<AuditEntry[]> {
-      const rows = await db.query<PgAuditRow>('SELECT * FROM identity_audit ORDER BY id DESC LIMIT $1', [
-        limit,
-      ])
-      return rows.map(pgAuditEntryOf)
+      const rows = await db.query<AuditRow>('SELECT * FROM identity_audit ORDER BY id DESC LIMIT $1', [limit])
+      return rows.map((r) => auditEntryFromRow(codec, r))
     },
     async signedInFrom(memberId: string, ip: string, since: number): Promise<boolean> {
       const row = await db.one<{ one: number }>(

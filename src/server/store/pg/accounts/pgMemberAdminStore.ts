@@ -1,8 +1,8 @@
 import type { MemberRecord } from '../../identityStore'
 import type { AuditFilter, AuditRecord, MemberAdminStore, MemberSearch } from '../../memberAdminStore'
 import type { AccountsSql } from './nulSafe'
-import { pgAuditEntryOf, type PgAuditRow } from './pgAuditEntryOf'
-import { pgMemberOf, type PgMemberRow } from './pgMemberOf'
+import { pgCodec } from '../../rows/codec'
+import { auditEntryFromRow, memberFromRow, type AuditRow, type MemberRow } from '../../rows/identityRows'
 
 /** `%`, `_` and `\` match themselves in a LIKE pattern built from user text. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
@@ -75,11 +75,11 @@ export function createPgMemberAdminStore(
         c.args,
       )
       const [limit, offset] = page(q.limit, q.offset)
-      const rows = await db.query<PgMemberRow>(
+      const rows = await db.query<MemberRow>(
         `SELECT * FROM identity_members ${c.clause} ORDER BY email LIMIT ${c.next} OFFSET $${c.args.length + 2}`,
         [...c.args, limit, offset],
       )
-      return { members: rows.map(pgMemberOf), total: total?.n ?? 0 }
+      return { members: rows.map((r) => memberFromRow(pgCodec, r)), total: total?.n ?? 0 }
     },
 
     async memberByPasswordId(passwordId: string): Promise<MemberRecord | null> {
@@ -106,11 +106,14 @@ export function createPgMemberAdminStore(
         c.args,
       )
       const [limit, offset] = page(f.limit, f.offset)
-      const rows = await db.query<PgAuditRow>(
+      const rows = await db.query<AuditRow>(
         `SELECT * FROM identity_audit ${c.clause} ORDER BY at DESC, id DESC LIMIT ${c.next} OFFSET $${c.args.length + 2}`,
         [...c.args, limit, offset],
       )
-      return { total: total?.n ?? 0, entries: rows.map((r) => ({ id: r.id, ...pgAuditEntryOf(r) })) }
+      return {
+        total: total?.n ?? 0,
+        entries: rows.map((r) => ({ id: r.id, ...auditEntryFromRow(pgCodec, r) })),
+      }
     },
 
     /** Distinct event names in the log (for the filter's choices). */
