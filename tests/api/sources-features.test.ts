@@ -25,6 +25,12 @@ let secured: TestKoop
 const SECURED_PASSWORD = 'pw-koop-secret-77'
 let files: LocalServer
 let fileHits = 0
+/**
+ * OGC API servers that spell "JSON" differently: /gs/… takes only `f=application/geo+json` (GeoServer),
+ * /plain/… only no `f` at all (Accept header), /down/… answers 503 to everything.
+ */
+let spellings: LocalServer
+const spellingsSeen: { path: string; f: string | null }[] = []
 let t: TestApp
 /** Our own server, seeded, as a second OGC API – Features server (over real HTTP). */
 let ogc: TestApp
@@ -55,6 +61,39 @@ beforeAll(async () => {
     res.end(fs.readFileSync(FIXTURE))
   })
   const filesUrl = files.url
+  spellings = await startLocalServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const f = url.searchParams.get('f')
+    spellingsSeen.push({ path: url.pathname, f })
+    const wanted = url.pathname.startsWith('/gs/') ? 'application/geo+json' : null
+    if (url.pathname.startsWith('/down/')) return void res.writeHead(503).end('maintenance')
+    if (f !== wanted) {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      return void res.end(
+        JSON.stringify({ code: 'InvalidParameterValue', description: `unknown format ${f}` }),
+      )
+    }
+    res.writeHead(200, { 'content-type': 'application/geo+json', 'cache-control': 'no-store' })
+    if (!url.pathname.endsWith('/items')) return void res.end(JSON.stringify({ id: 'zones', links: [] }))
+    const offset = Number(url.searchParams.get('offset') ?? 0)
+    const all = [1, 2, 3].map((n) => ({
+      type: 'Feature',
+      id: n,
+      geometry: { type: 'Point', coordinates: [-106 + n / 10, 35] },
+      properties: { zone: `Z${n}` },
+    }))
+    const features = all.slice(offset, offset + Number(url.searchParams.get('limit') ?? 10))
+    res.end(JSON.stringify({ type: 'FeatureCollection', numberMatched: 3, features }))
+  })
+  const spelled = (id: string, prefix: string): FeatureSource => ({
+    id,
+    type: 'ogc-features',
+    url: `${spellings.url}/${prefix}/collections/zones`,
+    attribution: 'Test OGC API',
+    minzoom: 0,
+    maxzoom: 16,
+    allowPrivateNetwork: true,
+  })
   const featureSources: FeatureSource[] = [
     featureServer('assets_fs'),
     featureServer('assets_paged', { pageSize: 4 }),
@@ -87,6 +126,9 @@ beforeAll(async () => {
       maxzoom: 16,
       allowPrivateNetwork: true,
     },
+    spelled('gs_ogc', 'gs'),
+    spelled('plain_ogc', 'plain'),
+    spelled('down_ogc', 'down'),
   ]
   t = await sourcesApp({
     sources: [],
@@ -101,6 +143,7 @@ afterAll(async () => {
   await secured?.close()
   await ogc?.close()
   await files?.close()
+  await spellings?.close()
 })
 
 const get = (url: string, headers: Record<string, string> = AUTH) => t.app.inject({ url, headers })
@@ -494,5 +537,37 @@ describe('ogc-features (our own OGC API server as the upstream)', () => {
     expect(res.statusCode).toBe(400)
     expect(res.json().message).toMatch(/cannot sort/)
     expect(JSON.stringify(res.json())).toContain('sort')
+  })
+})
+
+describe('ogc-features servers that spell JSON differently (GeoServer, Accept only)', () => {
+  const itemsAsked = (prefix: string) =>
+    spellingsSeen.filter((r) => r.path === `/${prefix}/collections/zones/items`).map((r) => r.f)
+
+  it('each spelling is tried until one answers, and the one that worked is asked first next time', async () => {
+    for (const [id, prefix, works] of [
+      ['gs_ogc', 'gs', 'application/geo+json'],
+      ['plain_ogc', 'plain', null],
+    ] as const) {
+      spellingsSeen.length = 0
+      const first = await get(`/api/sources/${id}/records?limit=2`)
+      expect(first.statusCode, first.body).toBe(200)
+      expect((first.json() as { records: Props[] }).records.map((r) => r.zone)).toEqual(['Z1', 'Z2'])
+      expect(itemsAsked(prefix).at(-1), id).toBe(works)
+      // The next request (another page: not cached) asks the spelling that worked, once.
+      spellingsSeen.length = 0
+      const next = await get(`/api/sources/${id}/records?limit=2&offset=2`)
+      expect(next.statusCode, next.body).toBe(200)
+      expect((next.json() as { records: Props[] }).records.map((r) => r.zone)).toEqual(['Z3'])
+      expect(itemsAsked(prefix), id).toEqual([works])
+    }
+  })
+
+  it('an upstream that is down (503) is not asked again in other spellings: one request, a 502 JSON', async () => {
+    spellingsSeen.length = 0
+    const res = await get('/api/sources/down_ogc/records?limit=2')
+    expect(res.statusCode).toBe(502)
+    expect(res.json()).toMatchObject({ source: 'down_ogc', message: 'upstream answered HTTP 503' })
+    expect(itemsAsked('down')).toEqual(['json'])
   })
 })
