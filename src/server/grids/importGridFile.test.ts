@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fireConfig } from '../../shared/config'
 import { openGridStorage } from '../store/openStoreFile'
 import type { GridStorage } from '../store/AppStore'
 import { sampleNearest, type GridRaster } from './gridRaster'
@@ -200,6 +201,25 @@ describe('importGridFile', () => {
     expect(summary.refTime).toBeNull()
     expect(summary.validTimes).toEqual([])
     expectWithinOneCell(await opened.grids.grid('slope', 0))
+  })
+
+  it('fills the fire landscape grids config/fire.yaml names: canopy grids bilinear, fuel models nearest', async () => {
+    const { fuelGrid, crown } = fireConfig.landscape
+    for (const id of [
+      crown.canopyCoverGrid,
+      crown.canopyHeightGrid,
+      crown.canopyBaseHeightGrid,
+      crown.canopyBulkDensityGrid,
+    ])
+      expect(await importGridFile(store(), id, files.albers!)).toMatchObject({
+        grid: id,
+        hours: 1,
+        resampling: 'bilinear',
+      })
+    expect(await importGridFile(store(), fuelGrid, files.albers!)).toMatchObject({
+      grid: fuelGrid,
+      resampling: 'nearest',
+    })
   })
 
   it('reprojects a COG in EPSG:32613 (UTM 13N) onto a declared extent and cell size', async () => {

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { ELEVATION_GRID, FUEL_MODEL_GRID } from '../fire/landscape'
+import { fireConfig } from '../../shared/config'
 import type { GridStorage } from '../store/AppStore'
 import { gridCatalog, windowHours, type GridCatalog } from './gridCatalog'
 import type { GridRaster } from './gridRaster'
@@ -119,8 +120,8 @@ export function importableGrid(
       ...(declared.resolution ? { resolution: declared.resolution } : {}),
     }
   }
-  if (gridId === FUEL_MODEL_GRID) return { id: gridId, hours: 1, interpolation: 'nearest' }
-  if (gridId === ELEVATION_GRID) return { id: gridId, hours: 1, interpolation: 'bilinear' }
+  const landscape = landscapeGrids().find((g) => g.id === gridId)
+  if (landscape) return { id: gridId, hours: 1, interpolation: landscape.interpolation }
   if (gridId === WIND_U_GRID || gridId === WIND_V_GRID)
     return { id: gridId, hours: windowHours(catalog), interpolation: 'bilinear' }
   return undefined
@@ -128,7 +129,31 @@ export function importableGrid(
 
 /** Every grid id `importGridFile` accepts (for usage messages). */
 export function importableGridIds(catalog: GridCatalog = gridCatalog()): string[] {
-  return [...catalog.grids.map((g) => g.id), FUEL_MODEL_GRID, ELEVATION_GRID, WIND_U_GRID, WIND_V_GRID]
+  return [...catalog.grids.map((g) => g.id), ...landscapeGrids().map((g) => g.id), WIND_U_GRID, WIND_V_GRID]
+}
+
+/**
+ * The fire landscape's one-band grids (config/fire.yaml `landscape`): the fuel models (classes,
+ * nearest), elevation and the four canopy grids (continuous, bilinear) — the demo's ids by default.
+ */
+function landscapeGrids(): { id: string; interpolation: GridResampling }[] {
+  const { fuelGrid, elevationGrid, crown } = fireConfig.landscape
+  const ids = [
+    ...new Set([
+      FUEL_MODEL_GRID,
+      fuelGrid,
+      ELEVATION_GRID,
+      elevationGrid,
+      crown.canopyCoverGrid,
+      crown.canopyHeightGrid,
+      crown.canopyBaseHeightGrid,
+      crown.canopyBulkDensityGrid,
+    ]),
+  ]
+  return ids.map((id) => ({
+    id,
+    interpolation: id === FUEL_MODEL_GRID || id === fuelGrid ? 'nearest' : 'bilinear',
+  }))
 }
 
 /** `gdalinfo -json`'s answer, the parts read here. */
