@@ -1,6 +1,19 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
-import type { AuthFactor } from './identityStore'
+import type { IntermediateSessionRecord, OtpRecord, ResetTokenRecord } from './identityTokenRecords'
+import { insertInto, sqliteCodec as codec } from './rows/codec'
+import {
+  INTERMEDIATE_COLUMNS,
+  intermediateFromRow,
+  intermediateToParams,
+  otpFromRow,
+  resetTokenFromRow,
+  throttleFromRow,
+  type IntermediateRow,
+  type OtpRow,
+  type ResetTokenRow,
+  type ThrottleRow,
+} from './rows/identityTokenRows'
 import {
   failOnce,
   RESERVATION_BUSY_MS,
@@ -10,34 +23,7 @@ import {
   type ThrottleRule,
 } from './throttleCounting'
 
-export interface IntermediateSessionRecord {
-  memberId: string
-  factors: AuthFactor[]
-  sessionMinutes: number | null
-  sends: number
-  createdAt: number
-  expiresAt: number
-  consumedAt: number | null
-}
-
-export interface OtpRecord {
-  id: number
-  memberId: string
-  codeHash: string
-  salt: string
-  attempts: number
-  expiresAt: number
-  consumedAt: number | null
-  /** The phone the code was sent to when it enrols one (a member without a phone); else null. */
-  phone: string | null
-}
-
-export interface ResetTokenRecord {
-  memberId: string
-  codeChallenge: string | null
-  expiresAt: number
-  usedAt: number | null
-}
+export type { IntermediateSessionRecord, OtpRecord, ResetTokenRecord } from './identityTokenRecords'
 
 export type { ThrottleRecord, ThrottleRule } from './throttleCounting'
 
@@ -134,28 +120,6 @@ export interface IdentityTokenStore {
   clearThrottle(key: string): Awaitable<void>
 }
 
-interface OtpRow {
-  id: number
-  member_id: string
-  code_hash: string
-  salt: string
-  attempts: number
-  expires_at: number
-  consumed_at: number | null
-  phone: string | null
-}
-
-const toOtp = (row: OtpRow): OtpRecord => ({
-  phone: row.phone,
-  id: row.id,
-  memberId: row.member_id,
-  codeHash: row.code_hash,
-  salt: row.salt,
-  attempts: row.attempts,
-  expiresAt: row.expires_at,
-  consumedAt: row.consumed_at,
-})
-
 /** Short-lived secrets (intermediate sessions, SMS codes, reset tokens) and throttle counters. */
 export function createIdentityTokenStore(db: Database.Database): IdentityTokenStore {
   const latestOtpRow = db.prepare<[string], OtpRow>(
@@ -163,7 +127,7 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
   )
   const latestOtp = (memberId: string): OtpRecord | null => {
     const row = latestOtpRow.get(memberId)
-    return row ? toOtp(row) : null
+    return row ? otpFromRow(row) : null
   }
   const countAttempt = db.prepare('UPDATE identity_otp_codes SET attempts = attempts + 1 WHERE id = ?')
   const takeOtpAttempt = db.transaction(
@@ -175,14 +139,12 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
     },
   )
 
-  const throttleRow = db.prepare<[string], { failures: number; window_start: number; locked_until: number }>(
+  const throttleRow = db.prepare<[string], ThrottleRow>(
     'SELECT failures, window_start, locked_until FROM identity_throttle WHERE key = ?',
   )
   const throttle = (key: string): ThrottleRecord | null => {
     const row = throttleRow.get(key)
-    return row
-      ? { failures: row.failures, windowStart: row.window_start, lockedUntil: row.locked_until }
-      : null
+    return row ? throttleFromRow(row) : null
   }
   const putThrottle = db.prepare(
     `INSERT INTO identity_throttle (key, failures, window_start, locked_until) VALUES (?,?,?,?)
@@ -230,35 +192,15 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
 
   return {
     insertIntermediate(hash: string, r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>): void {
-      db.prepare(
-        `INSERT INTO identity_intermediate_sessions (token_hash, member_id, factors, session_minutes, sends,
-           created_at, expires_at) VALUES (?,?,?,?,0,?,?)`,
-      ).run(hash, r.memberId, JSON.stringify(r.factors), r.sessionMinutes, r.createdAt, r.expiresAt)
+      db.prepare(insertInto(codec, 'identity_intermediate_sessions', INTERMEDIATE_COLUMNS)).run(
+        intermediateToParams(codec, hash, r),
+      )
     },
     intermediate(hash: string): IntermediateSessionRecord | null {
       const row = db
         .prepare('SELECT * FROM identity_intermediate_sessions WHERE token_hash = ?')
-        .get(hash) as
-        | {
-            member_id: string
-            factors: string
-            session_minutes: number | null
-            sends: number
-            created_at: number
-            expires_at: number
-            consumed_at: number | null
-          }
-        | undefined
-      if (!row) return null
-      return {
-        memberId: row.member_id,
-        factors: JSON.parse(row.factors) as AuthFactor[],
-        sessionMinutes: row.session_minutes,
-        sends: row.sends,
-        createdAt: row.created_at,
-        expiresAt: row.expires_at,
-        consumedAt: row.consumed_at,
-      }
+        .get(hash) as IntermediateRow | undefined
+      return row ? intermediateFromRow(codec, row) : null
     },
     countIntermediateSend(hash: string, maxSends: number): boolean {
       return (
@@ -322,15 +264,8 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
     },
     resetToken(hash: string): ResetTokenRecord | null {
       const row = db.prepare('SELECT * FROM identity_reset_tokens WHERE token_hash = ?').get(hash) as
-        | { member_id: string; code_challenge: string | null; expires_at: number; used_at: number | null }
-        | undefined
-      if (!row) return null
-      return {
-        memberId: row.member_id,
-        codeChallenge: row.code_challenge,
-        expiresAt: row.expires_at,
-        usedAt: row.used_at,
-      }
+        ResetTokenRow | undefined
+      return row ? resetTokenFromRow(row) : null
     },
     useResetToken(hash: string, at: number): boolean {
       return (

@@ -1,4 +1,3 @@
-import type { AuthFactor } from '../../identityStore'
 import type {
   IdentityTokenStore,
   IntermediateSessionRecord,
@@ -10,46 +9,27 @@ import type {
 } from '../../identityTokenStore'
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe, storableText } from './nulSafe'
-import { pgJson } from './pgJson'
+import { insertInto, pgCodec as codec } from '../../rows/codec'
+import {
+  INTERMEDIATE_COLUMNS,
+  intermediateFromRow,
+  intermediateToParams,
+  otpFromRow,
+  resetTokenFromRow,
+  throttleFromRow,
+  type IntermediateRow,
+  type OtpRow,
+  type ResetTokenRow,
+  type ThrottleRow as ThrottleColumns,
+} from '../../rows/identityTokenRows'
 import { retryConflicts } from './retryConflicts'
 import { failOnce, RESERVATION_BUSY_MS, reserveOnce, settleOnce } from '../../throttleCounting'
 
-interface OtpRow {
-  id: number
-  member_id: string
-  code_hash: string
-  salt: string
-  attempts: number
-  expires_at: number
-  consumed_at: number | null
-  phone: string | null
-}
-
-interface ThrottleRow {
+interface ThrottleRow extends ThrottleColumns {
   key: string
-  failures: number
-  window_start: number
-  locked_until: number
   /** Inserted by this statement (a key without a counter yet). */
   inserted: boolean
 }
-
-const otpOf = (row: OtpRow): OtpRecord => ({
-  id: row.id,
-  memberId: row.member_id,
-  codeHash: row.code_hash,
-  salt: row.salt,
-  attempts: row.attempts,
-  expiresAt: row.expires_at,
-  consumedAt: row.consumed_at,
-  phone: row.phone,
-})
-
-const throttleOf = (row: Omit<ThrottleRow, 'key' | 'inserted'>): ThrottleRecord => ({
-  failures: row.failures,
-  windowStart: row.window_start,
-  lockedUntil: row.locked_until,
-})
 
 /**
  * Short-lived secrets (intermediate sessions, SMS codes, reset tokens) and throttle counters in the
@@ -90,7 +70,7 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
            RETURNING t.key, t.failures, t.window_start, t.locked_until, (t.xmax = 0) AS inserted`,
           [[...new Set(keys)].sort()],
         )
-        const held = new Map(rows.map((r) => [r.key, r.inserted ? null : throttleOf(r)]))
+        const held = new Map(rows.map((r) => [r.key, r.inserted ? null : throttleFromRow(r)]))
         const { result, write } = step(held)
         const placeholders = rows.filter((r) => r.inserted && !write.has(r.key)).map((r) => r.key)
         if (write.size > 0) {
@@ -121,31 +101,16 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>,
     ): Promise<void> {
       await db.run(
-        `INSERT INTO identity_intermediate_sessions (token_hash, member_id, factors, session_minutes, sends,
-           created_at, expires_at) VALUES ($1,$2,$3,$4,0,$5,$6)`,
-        [hash, r.memberId, pgJson(r.factors), r.sessionMinutes, r.createdAt, r.expiresAt],
+        insertInto(codec, 'identity_intermediate_sessions', INTERMEDIATE_COLUMNS),
+        intermediateToParams(codec, hash, r),
       )
     },
     async intermediate(hash: string): Promise<IntermediateSessionRecord | null> {
-      const row = await db.one<{
-        member_id: string
-        factors: AuthFactor[]
-        session_minutes: number | null
-        sends: number
-        created_at: number
-        expires_at: number
-        consumed_at: number | null
-      }>('SELECT * FROM identity_intermediate_sessions WHERE token_hash = $1', [hash])
-      if (!row) return null
-      return {
-        memberId: row.member_id,
-        factors: row.factors,
-        sessionMinutes: row.session_minutes,
-        sends: row.sends,
-        createdAt: row.created_at,
-        expiresAt: row.expires_at,
-        consumedAt: row.consumed_at,
-      }
+      const row = await db.one<IntermediateRow>(
+        'SELECT * FROM identity_intermediate_sessions WHERE token_hash = $1',
+        [hash],
+      )
+      return row ? intermediateFromRow(codec, row) : null
     },
     /** One statement: parallel sends re-check `sends` on the locked row, so never more than `maxSends`. */
     async countIntermediateSend(hash: string, maxSends: number): Promise<boolean> {
@@ -193,7 +158,7 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
         'SELECT * FROM identity_otp_codes WHERE member_id = $1 ORDER BY id DESC LIMIT 1',
         [memberId],
       )
-      return row ? otpOf(row) : null
+      return row ? otpFromRow(row) : null
     },
     /**
      * One statement: a parallel attempt waits for the row and re-checks `attempts`, `consumed_at`
@@ -207,7 +172,7 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
          RETURNING *`,
         [memberId, maxAttempts, now],
       )
-      return row ? otpOf(row) : null
+      return row ? otpFromRow(row) : null
     },
     async consumeOtp(id: number, at: number): Promise<boolean> {
       const n = await db.run(
@@ -231,19 +196,10 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       )
     },
     async resetToken(hash: string): Promise<ResetTokenRecord | null> {
-      const row = await db.one<{
-        member_id: string
-        code_challenge: string | null
-        expires_at: number
-        used_at: number | null
-      }>('SELECT * FROM identity_reset_tokens WHERE token_hash = $1', [hash])
-      if (!row) return null
-      return {
-        memberId: row.member_id,
-        codeChallenge: row.code_challenge,
-        expiresAt: row.expires_at,
-        usedAt: row.used_at,
-      }
+      const row = await db.one<ResetTokenRow>('SELECT * FROM identity_reset_tokens WHERE token_hash = $1', [
+        hash,
+      ])
+      return row ? resetTokenFromRow(row) : null
     },
     async useResetToken(hash: string, at: number): Promise<boolean> {
       const n = await db.run(
@@ -264,7 +220,7 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
         'SELECT failures, window_start, locked_until FROM identity_throttle WHERE key = $1',
         [key],
       )
-      return row ? throttleOf(row) : null
+      return row ? throttleFromRow(row) : null
     },
     lockedFor,
     /** One withThrottleRows transaction: the locks are read and the failures counted together. */
