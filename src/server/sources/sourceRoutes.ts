@@ -31,6 +31,7 @@ import {
   type ExternalSource,
 } from './upstreamUrl'
 import { tileUrl } from './tileUrl'
+import { rasterProbe } from './rasterProbe'
 import { refuseTileAddress } from './tileAddress'
 
 export interface SourceRoutesOptions {
@@ -106,6 +107,7 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
       return probe ? [[s.id, probe] as const] : []
     }),
     ...featureSources.map((s) => [s.id, featureProbe(s, env, cache, health)] as const),
+    ...sources.map((s) => [s.id, rasterProbe(s, env, health)] as const),
   ])
   const probeAfterMs = Number(env.EMBERLINE_SOURCE_PROBE_MS ?? 15_000)
   sourceStatusRoute(

@@ -93,6 +93,14 @@ export function wmsOrXyzTileUrl(
   return withQuery(url, source, env)
 }
 
+/** The GetCapabilities URL of a WMS source (its status probe). */
+export function wmsCapabilitiesUrl(source: WmsSource, env: NodeJS.ProcessEnv): URL {
+  const url = new URL(fillEnv(source.url, env, true))
+  const params = { SERVICE: 'WMS', REQUEST: 'GetCapabilities', VERSION: source.version ?? '1.3.0' }
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
+  return withQuery(url, source, env)
+}
+
 /** The upstream URL of a WMS GetLegendGraphic for the source's (first) layer. */
 export function legendUrl(source: WmsSource, env: NodeJS.ProcessEnv): URL {
   const url = new URL(fillEnv(source.url, env, true))

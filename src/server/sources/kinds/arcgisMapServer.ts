@@ -63,26 +63,35 @@ export async function arcgisServiceJson(
   source: ArcgisMapServerSource,
   env: NodeJS.ProcessEnv,
 ): Promise<ServiceJson> {
-  return services.get(source.id, async () => {
-    const read = async () => {
-      const url = await withToken(new URL(`${serviceUrl(source, env)}?f=json`), source, env)
-      const body = await fetchDocument(source, env, url)
-      if (isTokenRefusal({ status: 200, body })) return null
-      try {
-        return JSON.parse(body.toString('utf8')) as ServiceJson
-      } catch {
-        throw new UpstreamFailure(502, 'the ArcGIS service JSON does not parse')
-      }
+  return services.get(source.id, () => fetchArcgisServiceJson(source, env))
+}
+
+/**
+ * The service JSON asked now (not the hour's memo; the status probe asks this): a refused token is
+ * exchanged once; an answer that does not parse or an ArcGIS `{error}` body is an UpstreamFailure.
+ */
+export async function fetchArcgisServiceJson(
+  source: ArcgisMapServerSource,
+  env: NodeJS.ProcessEnv,
+): Promise<ServiceJson> {
+  const read = async () => {
+    const url = await withToken(new URL(`${serviceUrl(source, env)}?f=json`), source, env)
+    const body = await fetchDocument(source, env, url)
+    if (isTokenRefusal({ status: 200, body })) return null
+    try {
+      return JSON.parse(body.toString('utf8')) as ServiceJson
+    } catch {
+      throw new UpstreamFailure(502, 'the ArcGIS service JSON does not parse')
     }
-    let json = await read()
-    if (json === null) {
-      dropArcgisToken(source)
-      json = await read()
-    }
-    if (json === null) throw new UpstreamFailure(502, 'the ArcGIS server refused the token (498/499)')
-    if (json.error) throw new UpstreamFailure(502, `ArcGIS error: ${json.error.message ?? json.error.code}`)
-    return json
-  })
+  }
+  let json = await read()
+  if (json === null) {
+    dropArcgisToken(source)
+    json = await read()
+  }
+  if (json === null) throw new UpstreamFailure(502, 'the ArcGIS server refused the token (498/499)')
+  if (json.error) throw new UpstreamFailure(502, `ArcGIS error: ${json.error.message ?? json.error.code}`)
+  return json
 }
 
 /** Cached tiles or export, as the YAML says or the service JSON allows. */

@@ -25,7 +25,7 @@ export class WmtsConfigError extends Error {}
 const Z0_SCALE = 559082264.0287178
 const HALF_WORLD = 20037508.342789244
 
-const isRestTemplate = (url: string) => /\{TileMatrix\}|\{TileRow\}|\{TileCol\}/.test(url)
+export const isRestTemplate = (url: string): boolean => /\{TileMatrix\}|\{TileRow\}|\{TileCol\}/.test(url)
 
 interface XEl {
   readonly nodeType: number
