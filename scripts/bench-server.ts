@@ -211,6 +211,9 @@ for (const kind of storeKinds) {
     )
     // Tile data and archives read (the cold pass measures cutting, not the first file read).
     rows.push(`${tag}tile data + indexes ready c${conc}: ${await server.warm} ms after start`)
+    // PostgreSQL mode: the shared archives (who rendered them, how long, the leader's peak RSS).
+    for (const l of server.lines.filter((x) => x.startsWith('archive ')))
+      rows.push(`${tag}c${conc} ${l} (RSS now ${rssMiB(server.child.pid) ?? '?'} MiB)`)
     // Warm both sides' HTTP code on the bare health route: no tile is touched.
     await hammer(base, '/api/health', 2, 3000)
     noteLoad(`${kind} c${conc} start`)

@@ -11,6 +11,8 @@ export interface ChildServer {
   spawnToListenMs: number
   /** Resolves with the ms printed on the child's `warm <ms>` line (our server: tile data and indexes ready). */
   warm: Promise<number>
+  /** The child's stdout lines so far (e.g. `archive …` lines of the bench server). */
+  lines: string[]
   stop(): Promise<void>
 }
 
@@ -29,6 +31,7 @@ export function startChild(script: string, env: Record<string, string>): Promise
   })
   return new Promise((resolve, reject) => {
     let buf = ''
+    const lines: string[] = []
     let warmDone: (ms: number) => void = () => undefined
     const warm = new Promise<number>((r) => (warmDone = r))
     const stop = async (): Promise<void> => {
@@ -38,6 +41,8 @@ export function startChild(script: string, env: Record<string, string>): Promise
     }
     child.stdout?.on('data', (chunk: Buffer) => {
       buf += chunk.toString()
+      lines.length = 0
+      lines.push(...buf.split('\n').filter((l) => l !== ''))
       const w = /warm (\d+)/.exec(buf)
       if (w) warmDone(Number(w[1]))
       const l = /listening (\d+)(?: (\d+))?/.exec(buf)
@@ -48,6 +53,7 @@ export function startChild(script: string, env: Record<string, string>): Promise
           startupMs: Number(l[2] ?? 0),
           spawnToListenMs: Math.round(performance.now() - spawnedAt),
           warm,
+          lines,
           stop,
         })
     })

@@ -156,6 +156,8 @@ const warming = app.readiness.hold()
 await app.listen({ port, host })
 // The leader renders the large datasets' shared tile archives (PostgreSQL mode, docs/adr/0003).
 if (cluster) tileIndexesOf(store).shareArchives(cluster.leader)
+// Every server serves them from a local copy on its own disk once whole (the database before).
+if (cluster) tileIndexesOf(store).shared?.keepLocalCopies(path.join(dataDir, 'tile-archive-copies'))
 await cluster?.leader.start()
 app.log.info(
   { store: opened.kind, dataDir, demo, startupMs: Math.round(performance.now() - started) },

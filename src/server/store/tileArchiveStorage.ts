@@ -42,6 +42,12 @@ export interface TileArchiveStorage {
    * previous complete one, and notifies every server (`emberline_dataset`, `{id, version, archive}`).
    */
   complete(source: string, version: number, renderMs: number): Promise<void>
+  /**
+   * Takes the render lock of a set (a session advisory lock on a connection of its own, so it is
+   * released with the session when its holder dies): resolves with its release, or null when
+   * another renderer holds it. Only the holder begins, writes and completes that set.
+   */
+  lockRender(source: string, version: number): Promise<(() => Promise<void>) | null>
   /** Every tile of a set, by zoom then x then y (the export reads them). */
   tiles(source: string, version: number): AsyncIterable<SharedArchiveTile>
 }

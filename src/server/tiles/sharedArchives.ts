@@ -7,6 +7,7 @@ import { archiveContentKey, archiveStamp, renderArchiveTiles } from './renderArc
 import { MODES, type ArchiveStamp } from './tileArchiveFile'
 import { archiveTag, cutTileTag, servedTile, type ServedTile } from './tileArchives'
 import type { ReadyTileData } from './readyTileData'
+import { LocalArchiveCopy } from './localArchiveCopy'
 import { ARCHIVE_POLICY, archiveZooms } from './tilePolicy'
 
 /** The set a server serves a source from, with what it needs per request. */
@@ -15,6 +16,8 @@ interface Served {
   tag: string
   /** False when this server's content rules (config, code) differ from the set's: cut on request. */
   usable: boolean
+  /** This server's local copy of the set, once whole (read instead of the database). */
+  local: LocalArchiveCopy | null
 }
 
 export interface SharedArchivesOptions extends TileLimits {
@@ -27,6 +30,16 @@ const WRITE_BATCH = 1000
 
 /** How long in-process rendering works before letting requests run. */
 const SLICE_MS = 8
+
+/** How often a leader retries a render lock another renderer holds. */
+const LOCK_RETRY_MS = 250
+
+/** Thrown into a render when its server stops leading: the set stays unfinished for the next leader. */
+export class RenderAbandoned extends Error {
+  constructor(source: string, version: number) {
+    super(`render of ${source}@${version} abandoned: this server no longer leads`)
+  }
+}
 
 /** What the last render of this server did (the benchmark and the logs report it). */
 export interface SharedRender {
@@ -58,6 +71,15 @@ export class SharedArchives {
   reads = 0
   /** Tiles answered from a shared archive since start. */
   hits = 0
+  /** Tiles read from this server's local copies since start (tests, benchmark). */
+  localReads = 0
+  /** Local copies made since start: source, version, ms (tests, benchmark). */
+  readonly copied: { source: string; version: number; tiles: number; ms: number }[] = []
+  /** Where this server keeps its local copies (null: it reads the database for every cold tile). */
+  private localDir: string | null = null
+  private readonly filling = new Map<string, Promise<void>>()
+  /** Times a render waited for another renderer's lock (tests). */
+  lockWaits = 0
   /** Renders made by this server since start, the last one last. */
   readonly rendered: SharedRender[] = []
 
@@ -83,6 +105,45 @@ export class SharedArchives {
     this.leads = leads
   }
 
+  /**
+   * Keeps a local copy of every served set in `dir` (a directory of this server's own), filled
+   * from the database in the background once the set is served; cold tiles come from the copy
+   * once it is whole, from the database before.
+   */
+  keepLocalCopies(dir: string): void {
+    this.localDir = dir
+    for (const s of this.served.values()) if (s?.usable) this.fillLocal(s)
+  }
+
+  /** Resolves when the local copies under way are done (tests, benchmark). */
+  async localCopiesDone(): Promise<void> {
+    while (this.filling.size > 0) await Promise.all(this.filling.values())
+  }
+
+  private fillLocal(s: Served): void {
+    const dir = this.localDir
+    const key = `${s.set.source}@${s.set.version}`
+    if (!dir || s.local || this.filling.has(key)) return
+    const started = performance.now()
+    const current = () => this.served.get(s.set.source) === s
+    const fill = LocalArchiveCopy.fill(this.storage, s.set, dir, current)
+      .then(async (copy) => {
+        if (!copy) return
+        if (!current()) return copy.drop()
+        s.local = copy
+        this.copied.push({
+          source: s.set.source,
+          version: s.set.version,
+          tiles: copy.size,
+          ms: performance.now() - started,
+        })
+      })
+      // The database keeps serving when a copy fails (a full disk): nothing else changes.
+      .catch(() => undefined)
+      .finally(() => this.filling.delete(key))
+    this.filling.set(key, fill)
+  }
+
   get leading(): boolean {
     return this.leads()
   }
@@ -103,8 +164,15 @@ export class SharedArchives {
   }
 
   private async read(s: Served, key: string, z: number, x: number, y: number): Promise<ServedTile> {
-    this.reads += 1
-    const t = await this.storage.tile(s.set.source, s.set.version, z, x, y)
+    let t: SharedArchiveTile | null
+    if (s.local) {
+      this.localReads += 1
+      const l = await s.local.tile(z, x, y)
+      t = l ? { z, x, y, ...l } : null
+    } else {
+      this.reads += 1
+      t = await this.storage.tile(s.set.source, s.set.version, z, x, y)
+    }
     // A tile the render never visited is empty (its parent held nothing): the same answer and
     // ETag as SQLite mode's cut of it.
     const tile: ServedTile = t
@@ -138,7 +206,13 @@ export class SharedArchives {
           const s = set ? this.servedOf(source, set) : null
           // Never step back to an older set (a slow read racing a switch).
           const have = this.served.get(source.id)
-          if (!have || !s || s.set.version >= have.set.version) this.served.set(source.id, s)
+          if (have && s && have.set.version === s.set.version) return have
+          if (!have || !s || s.set.version >= have.set.version) {
+            this.served.set(source.id, s)
+            // The replaced set's copy goes once requests under way have read it.
+            if (have?.local) setTimeout(() => void have.local?.drop(), 30_000).unref()
+            if (s?.usable) this.fillLocal(s)
+          }
           return this.served.get(source.id) ?? null
         })
         .finally(() => this.loading.delete(source.id))
@@ -150,7 +224,7 @@ export class SharedArchives {
   private servedOf(source: VectorSourceDef, set: SharedArchiveSet): Served {
     const stamp = JSON.parse(set.stamp) as ArchiveStamp
     const usable = stamp.content === archiveContentKey(this.store, source, this.options, stamp.count)
-    return { set, tag: archiveTag(set.stamp), usable }
+    return { set, tag: archiveTag(set.stamp), usable, local: null }
   }
 
   /**
@@ -190,16 +264,27 @@ export class SharedArchives {
     const run = async (): Promise<void> => {
       const info = await this.store.info(datasetId)
       if (!this.handles(datasetId, info.count) || (await this.complete(datasetId, info.version))) return
-      let ready: ReadyTileData | null = await tileData()
-      if (ready.data.version !== info.version) return
+      let ready: ReadyTileData | null = null
       for (const source of this.store.catalog.sources) {
         if (source.dataset !== datasetId) continue
-        if (
-          (this.served.get(source.id)?.set.version ?? -1) === info.version &&
-          this.served.get(source.id)?.usable
-        )
-          continue
-        await this.renderSource(source, ready)
+        // One renderer per set in the cluster: a leader that lost its leadership stops at its next
+        // tile and lets the lock go; the new leader waits for it, then restarts the unfinished set.
+        const release = await this.lockWhileLeading(source.id, info.version)
+        if (!release) return
+        try {
+          await this.refresh(datasetId)
+          const have = this.served.get(source.id)
+          if (have?.usable && have.set.version >= info.version) continue
+          ready ??= await tileData()
+          if (ready.data.version !== info.version) return
+          await this.renderSource(source, ready)
+        } catch (err) {
+          // No longer the leader: the set stays unfinished; the next leader restarts it.
+          if (err instanceof RenderAbandoned) return
+          throw err
+        } finally {
+          await release()
+        }
       }
       ready = null
       await this.refresh(datasetId)
@@ -211,6 +296,21 @@ export class SharedArchives {
     })
     this.renders.set(key, next)
     return next
+  }
+
+  /**
+   * The render lock of a source's set, waited for while this server leads (another renderer
+   * holds it: a former leader finishing its current tile, or another process); null once this
+   * server no longer leads.
+   */
+  private async lockWhileLeading(sourceId: string, version: number): Promise<(() => Promise<void>) | null> {
+    for (;;) {
+      if (!this.leads()) return null
+      const release = await this.storage.lockRender(sourceId, version)
+      if (release) return release
+      this.lockWaits += 1
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS))
+    }
   }
 
   private async renderSource(source: VectorSourceDef, ready: ReadyTileData): Promise<void> {
@@ -241,6 +341,7 @@ export class SharedArchives {
       ready,
       this.options,
       (t) => {
+        if (!this.leads()) throw new RenderAbandoned(source.id, version)
         bytes += t.gz.length
         batch.push({ z: t.z, x: t.x, y: t.y, gz: t.gz, features: t.features, mode: MODES.indexOf(t.mode) })
         return batch.length >= WRITE_BATCH ? flush() : undefined

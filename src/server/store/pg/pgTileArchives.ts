@@ -1,6 +1,6 @@
 import os from 'node:os'
 import type { SharedArchiveSet, SharedArchiveTile, TileArchiveStorage } from '../tileArchiveStorage'
-import type { PgDatabase } from './pgDatabase'
+import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
 import { DATASET_CHANNEL } from './pgWriteDataset'
 
 interface SetRow {
@@ -146,6 +146,36 @@ export class PgTileArchives implements TileArchiveStorage {
         JSON.stringify({ id: set.dataset, version, archive: source }),
       ])
     })
+  }
+
+  async lockRender(source: string, version: number): Promise<(() => Promise<void>) | null> {
+    const client = await this.db.pool.connect()
+    const key = [ADVISORY_LOCK_SPACE, `tile-archive:${source}@${version}`]
+    try {
+      const res = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+        key,
+      )
+      if (!res.rows[0]?.locked) {
+        client.release()
+        return null
+      }
+    } catch (err) {
+      client.release(err instanceof Error ? err : true)
+      throw err
+    }
+    let released = false
+    return async () => {
+      if (released) return
+      released = true
+      try {
+        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', key)
+        client.release()
+      } catch (err) {
+        // A broken connection: dropping it ends the session, and the lock with it.
+        client.release(err instanceof Error ? err : true)
+      }
+    }
   }
 
   async *tiles(source: string, version: number): AsyncIterable<SharedArchiveTile> {
