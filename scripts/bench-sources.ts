@@ -7,6 +7,9 @@
  * 2. Cold: `--cold` distinct tiles straight from the upstream, then the same number of other
  *    distinct tiles through the proxy: the proxy's added time at the median and p95 (target ≤ 15 ms).
  * 3. 50 concurrent identical cold requests: upstream requests made (target 1).
+ * Each phase also prints the process CPU time per request (process.cpuUsage, user + system; the
+ * client, the app and the upstream share this one process) and the load average, so a run on a
+ * busy machine can be judged by the work done rather than by wall time alone.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -26,6 +29,12 @@ const WARM = arg('--warm', 2000)
 const COLD = arg('--cold', 300)
 const TOKEN = 'bench-token'
 const TILE = Buffer.alloc(20_000, 7)
+
+/** CPU milliseconds (user + system) of this process since `since`. */
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(since)
+  return (d.user + d.system) / 1000
+}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
 function get(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -89,12 +98,18 @@ async function main(): Promise<void> {
   await get(`${proxy}/api/sources/tiles/tiles/10/1/1`, auth)
   for (let i = 0; i < 200; i++) await get(`${proxy}/api/sources/tiles/tiles/10/1/1`, auth)
   const warm: number[] = []
+  let since = process.cpuUsage()
   for (let i = 0; i < WARM; i++) warm.push(await get(`${proxy}/api/sources/tiles/tiles/10/1/1`, auth))
+  const warmCpu = cpuMs(since) / WARM
 
   const direct: number[] = []
   const cold: number[] = []
+  since = process.cpuUsage()
   for (let i = 0; i < COLD; i++) direct.push(await get(`${up}/tiles/16/${i}/2.png`))
+  const directCpu = cpuMs(since) / COLD
+  since = process.cpuUsage()
   for (let i = 0; i < COLD; i++) cold.push(await get(`${proxy}/api/sources/tiles/tiles/16/${i}/3`, auth))
+  const coldCpu = cpuMs(since) / COLD
 
   upstreamRequests = 0
   await Promise.all(Array.from({ length: 50 }, () => get(`${proxy}/api/sources/slow/tiles/12/5/5`, auth)))
@@ -112,6 +127,16 @@ async function main(): Promise<void> {
     `proxy adds: ${(c.p50 - d.p50).toFixed(2)} ms at p50, ${(c.p95 - d.p95).toFixed(2)} ms at p95 (target ≤ 15 ms)`,
   )
   console.log(`50 concurrent identical cold requests → ${coalesced} upstream request(s) (target 1)`)
+  console.log(
+    `CPU per request (process user+system): warm ${warmCpu.toFixed(3)} ms, upstream direct ${directCpu.toFixed(3)} ms, ` +
+      `cold proxied ${coldCpu.toFixed(3)} ms (proxy adds ${(coldCpu - directCpu).toFixed(3)} ms)`,
+  )
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${os.cpus().length} cores`,
+  )
 
   await app.close()
   store.close()

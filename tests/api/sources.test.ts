@@ -10,6 +10,7 @@ import { AUTH, type TestApp } from './testApp'
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('emberline test tile')])
 const SECRET_HEADER = 'header-secret-4711'
 const SECRET_TOKEN = 'query-secret-0815'
+const LAST_MODIFIED = 'Fri, 27 Nov 2026 10:00:00 GMT'
 
 interface Seen {
   path: string
@@ -55,6 +56,20 @@ function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
     case 'redirect':
       res.writeHead(302, { location: `http://localhost:${port}/tiles/1/1/1.png` })
       return void res.end()
+    case 'status500':
+      res.writeHead(500, { 'content-type': 'text/html' })
+      return void res.end('<h1>Internal Server Error</h1><p>stack trace of the upstream</p>')
+    case 'status503':
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '60' })
+      return void res.end('maintenance')
+    case 'etag':
+      // Revalidation by ETag: 304 when the proxy sends the validator it was given.
+      if (req.headers['if-none-match'] === '"e1"') return void res.writeHead(304, { etag: '"e1"' }).end()
+      return png({ 'cache-control': 'max-age=0', etag: '"e1"' })
+    case 'lastmod':
+      // Revalidation by Last-Modified (no ETag): 304 when If-Modified-Since is the date it was given.
+      if (req.headers['if-modified-since'] === LAST_MODIFIED) return void res.writeHead(304).end()
+      return png({ 'cache-control': 'no-cache', 'last-modified': LAST_MODIFIED })
     case 'flaky':
       if (down) return void req.socket.destroy()
       return png({ 'cache-control': 'no-cache', etag: '"f1"' })
@@ -120,6 +135,11 @@ beforeAll(async () => {
     xyz('big', `${base}/big/{z}/{x}/{y}.png`, { maxBytes: 2048 }),
     xyz('redirect', `${base}/redirect/{z}/{x}/{y}.png`),
     xyz('flaky', `${base}/flaky/{z}/{x}/{y}.png`),
+    xyz('status500', `${base}/status500/{z}/{x}/{y}.png`),
+    xyz('status503', `${base}/status503/{z}/{x}/{y}.png`),
+    xyz('etag', `${base}/etag/{z}/{x}/{y}.png`),
+    xyz('nothing', `${base}/nothing/{z}/{x}/{y}.png`),
+    xyz('lastmod', `${base}/lastmod/{z}/{x}/{y}.png`),
     xyz('gone', `http://127.0.0.1:${gonePort}/{z}/{x}/{y}.png`),
     xyz('loopback', `${base}/tiles/{z}/{x}/{y}.png`, { allowPrivateNetwork: undefined }),
     xyz('private10', `http://10.20.30.40/tiles/{z}/{x}/{y}.png`, { allowPrivateNetwork: undefined }),
@@ -147,6 +167,33 @@ describe('source proxy /api/sources/<id>/', () => {
     const res = await get('/api/sources/tiles/tiles/3/1/2', {})
     expect(res.statusCode).toBe(401)
     expect(res.json().error).toBe('unauthorized')
+    expect(seen).toEqual([])
+  })
+
+  it.each([
+    '/api/sources/tiles/tiles/3/1/2',
+    '/api/sources/tiles%2Ftiles/3/1/2',
+    '/api/sources/tiles/tiles%2F3%2F1%2F2',
+    '/api/sources/%74iles/tiles/3/1/2',
+    '/api/%73ources/tiles/tiles/3/1/2',
+    '/api/sources/tiles/tiles/3/1/%32',
+    '/api/sources/%2574iles/tiles/3/1/2',
+    '/api/sources/tiles%252Ftiles/3/1/2',
+    '/api/sources/x/../tiles/tiles/3/1/2',
+    '/api/sources/%2e%2e/sources/tiles/tiles/3/1/2',
+    '/api/x/%2e%2e/sources/tiles/tiles/3/1/2',
+    '/api/sources/tiles/tiles/3/1/2/',
+    '/api/sources/tiles/tiles/3/1/2;jsessionid=1',
+    '/api/sources/tiles/tiles/3/1/2%00',
+    '//api/sources/tiles/tiles/3/1/2',
+    '/API/SOURCES/tiles/tiles/3/1/2',
+    '/api/sources/tiles/./tiles/3/1/2',
+  ])('the session check holds however the URL is spelled: %s → no tile, no upstream request', async (url) => {
+    seen = []
+    const res = await get(url, {})
+    expect([400, 401, 404], `${url} → ${res.statusCode}`).toContain(res.statusCode)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.rawPayload.includes(PNG)).toBe(false)
     expect(seen).toEqual([])
   })
 
@@ -278,6 +325,38 @@ describe('source proxy /api/sources/<id>/', () => {
     expect(res.json()).toMatchObject({ error: 'bad_gateway', source: id })
     expect(res.json().message).toMatch(why)
     expect(seen).toEqual([])
+  })
+
+  it('an upstream 5xx answer is a 502 JSON, never passed on (its body neither); an upstream 404 is our 404 JSON', async () => {
+    for (const id of ['status500', 'status503']) {
+      const res = await get(`/api/sources/${id}/tiles/2/1/1`)
+      expect(res.statusCode, id).toBe(502)
+      expect(res.json(), id).toMatchObject({ error: 'bad_gateway', source: id })
+      expect(res.json().message, id).toMatch(new RegExp(`upstream answered HTTP ${id.slice(-3)}`))
+      expect(res.body, id).not.toContain('stack trace')
+    }
+    const missing = await get('/api/sources/nothing/tiles/2/1/1')
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json()).toMatchObject({ error: 'not_found' })
+  })
+
+  it('revalidates with the upstream by ETag (If-None-Match) and by Last-Modified (If-Modified-Since): a 304 upstream serves the kept bytes', async () => {
+    for (const [id, header, value] of [
+      ['etag', 'if-none-match', '"e1"'],
+      ['lastmod', 'if-modified-since', LAST_MODIFIED],
+    ] as const) {
+      seen = []
+      const first = await get(`/api/sources/${id}/tiles/4/3/3`)
+      expect(first.statusCode, id).toBe(200)
+      expect(first.headers['x-source-cache'], id).toBe('miss')
+      const second = await get(`/api/sources/${id}/tiles/4/3/3`)
+      expect(second.statusCode, id).toBe(200)
+      expect(second.headers['x-source-cache'], id).toBe('revalidated')
+      expect(second.rawPayload.equals(PNG), id).toBe(true)
+      expect(seen, id).toHaveLength(2)
+      expect(seen[0]!.headers[header], id).toBeUndefined()
+      expect(seen[1]!.headers[header], id).toBe(value)
+    }
   })
 
   it('an upstream that is down is 502 JSON', async () => {
