@@ -1,14 +1,10 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
+import type { AckActor } from './alertRecords'
 import { auditWriter } from './identityStore'
+import { ackAudit } from './rows/alertRows'
 
-/** Who changed an acknowledgement, for the audit log. */
-export interface AckActor {
-  memberId: string
-  ip: string | null
-  /** Extra audit detail (e.g. the rule id). */
-  detail?: Record<string, unknown>
-}
+export type { AckActor } from './alertRecords'
 
 /** Alert acknowledgements per member (table alert_acks, migration 080), audited in identity_audit. */
 export interface AlertsStore {
@@ -31,14 +27,7 @@ export function createAlertsStore(db: Database.Database): AlertsStore {
     .pluck()
   const remove = db.prepare('DELETE FROM alert_acks WHERE alert_id = ? AND member_id = ?')
   const audit = (event: string, alertId: string, actor: AckActor, at: number) =>
-    writeAudit({
-      at,
-      event,
-      memberId: actor.memberId,
-      subject: alertId,
-      ip: actor.ip,
-      detail: actor.detail ?? {},
-    })
+    writeAudit(ackAudit(event, alertId, actor, at))
 
   const acknowledge = db.transaction((alertId: string, actor: AckActor, at: number): number => {
     const created = insert.run(alertId, actor.memberId, at).changes > 0

@@ -1,11 +1,24 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { insertInto, pgCodec, sqliteCodec } from './codec'
+import { insertInto, pgCodec, sqliteCodec, upsertInto } from './codec'
 
 describe('column codecs', () => {
   it('writes SQLite placeholders and PostgreSQL numbered ones', () => {
     expect(insertInto(sqliteCodec, 't', ['a', 'b', 'c'])).toBe('INSERT INTO t (a, b, c) VALUES (?,?,?)')
     expect(insertInto(pgCodec, 't', ['a', 'b', 'c'])).toBe('INSERT INTO t (a, b, c) VALUES ($1,$2,$3)')
+  })
+
+  it('upserts the same way in both dialects, replacing every column but the key', () => {
+    const db = new Database(':memory:')
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, a TEXT, b INTEGER)')
+    const upsert = db.prepare(upsertInto(sqliteCodec, 't', ['k', 'a', 'b'], 'k'))
+    upsert.run('x', 'one', 1)
+    upsert.run('x', 'two', 2)
+    expect(db.prepare('SELECT * FROM t').all()).toEqual([{ k: 'x', a: 'two', b: 2 }])
+    expect(upsertInto(pgCodec, 't', ['k', 'a'], 'k')).toBe(
+      'INSERT INTO t (k, a) VALUES ($1,$2) ON CONFLICT (k) DO UPDATE SET a = excluded.a',
+    )
+    db.close()
   })
 
   it('round-trips JSON and booleans through a real SQLite table', () => {

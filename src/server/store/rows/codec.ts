@@ -56,3 +56,17 @@ export function insertInto(codec: ColumnCodec, table: string, columns: readonly 
   const marks = columns.map((_, i) => (codec.dialect === 'sqlite' ? '?' : `$${i + 1}`))
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${marks.join(',')})`
 }
+
+/**
+ * `insertInto` that replaces the row whose `key` conflicts (every other column from the new row):
+ * the same `ON CONFLICT … DO UPDATE` in both dialects.
+ */
+export function upsertInto(
+  codec: ColumnCodec,
+  table: string,
+  columns: readonly string[],
+  key: string,
+): string {
+  const set = columns.filter((c) => c !== key).map((c) => `${c} = excluded.${c}`)
+  return `${insertInto(codec, table, columns)} ON CONFLICT (${key}) DO UPDATE SET ${set.join(', ')}`
+}

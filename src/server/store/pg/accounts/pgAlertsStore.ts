@@ -2,19 +2,13 @@ import type { AckActor, AlertsStore } from '../../alertsStore'
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe } from './nulSafe'
 import { pgAudit } from './pgAudit'
+import { ackAudit } from '../../rows/alertRows'
 
 /** Alert acknowledgements per member in PostgreSQL, audited in identity_audit in the same transaction. */
 export function createPgAlertsStore(pg: PgDatabase): AlertsStore {
   const db = nulSafe(pg)
   const audit = (event: string, alertId: string, actor: AckActor, at: number) =>
-    pgAudit(db, {
-      at,
-      event,
-      memberId: actor.memberId,
-      subject: alertId,
-      ip: actor.ip,
-      detail: actor.detail ?? {},
-    })
+    pgAudit(db, ackAudit(event, alertId, actor, at))
 
   return {
     async acknowledgements(memberId: string): Promise<Map<string, number>> {
