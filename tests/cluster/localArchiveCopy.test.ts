@@ -1,0 +1,132 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Catalog, DatasetDef, VectorSourceDef } from '../../src/server/store/catalog'
+import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
+import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
+import { serverSettings } from '../../src/server/appSettings'
+import { SharedArchives } from '../../src/server/tiles/sharedArchives'
+import { spatialIndex, buildTileDataYielding } from '../../src/server/tiles/tileData'
+import { squareRing } from '../../src/server/tiles/testing/archiveTesting'
+import { ARCHIVE_POLICY } from '../../src/server/tiles/tilePolicy'
+
+// PostgreSQL mode (docs/adr/0003): a server keeps a local copy of the shared set it serves, filled
+// from the database after the set is complete, and serves cold tiles from it once it is whole —
+// every tile's bytes, ETag, feature count and mode equal to the database's, no database read for
+// them — and an import's new set gets its own copy after the switch.
+// The in-memory limit is lowered for this file (500 features instead of 100,000): which datasets
+// go to the shared archive is the only thing it changes, and the renders stay short.
+
+const d: DatasetDef = { id: 'homes', geometry: 'polygon', fields: [{ name: 'town', type: 'string' }] }
+const source: VectorSourceDef = { id: 'homes_mvt', path: 'homes', dataset: 'homes', minzoom: 0, maxzoom: 16 }
+const catalog: Catalog = { datasets: [d], tables: [], sources: [source] }
+const LIMIT = 500
+
+function homes(r: number) {
+  const n = LIMIT + 1
+  const side = Math.ceil(Math.sqrt(n))
+  return Array.from({ length: n }, (_, i) => ({
+    geometry: {
+      type: 'Polygon' as const,
+      coordinates: [
+        squareRing(-106.7 + ((i % side) / side) * 0.2, 35.1 + (Math.floor(i / side) / side) * 0.16, r),
+      ],
+    },
+    properties: { town: `t${i % 5}` },
+  }))
+}
+
+let pg: TestPg
+let dir: string
+const stores: PgStore[] = []
+const limitBefore = ARCHIVE_POLICY.inMemoryMaxFeatures
+
+async function server(): Promise<{ store: PgStore; shared: SharedArchives }> {
+  const store = await openPgStore(pg.url, catalog)
+  stores.push(store)
+  const shared = new SharedArchives(store, store.tileArchiveStorage, serverSettings().tiles)
+  return { store, shared }
+}
+
+async function render(leader: { store: PgStore; shared: SharedArchives }): Promise<void> {
+  leader.shared.renderWhen(() => true)
+  await leader.shared.render('homes', async () => {
+    const built = await buildTileDataYielding(d, await leader.store.tileRows('homes'))
+    return { data: built, index: spatialIndex(built) }
+  })
+}
+
+/** Every tile of the set, plus tiles the set lacks (empty: 204 with an ETag) at every zoom. */
+async function keys(store: PgStore, version: number): Promise<[number, number, number][]> {
+  const out: [number, number, number][] = []
+  for await (const t of store.tileArchiveStorage.tiles('homes_mvt', version)) out.push([t.z, t.x, t.y])
+  const have = new Set(out.map((k) => k.join('/')))
+  for (let z = 1; z <= 14; z++) if (!have.has(`${z}/0/0`)) out.push([z, 0, 0])
+  return out
+}
+
+beforeAll(async () => {
+  ARCHIVE_POLICY.inMemoryMaxFeatures = LIMIT
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-local-copy-'))
+  pg = await testPg()
+  const loader = await openPgStore(pg.url, catalog)
+  await loader.replaceDataset('homes', homes(0.0001))
+  await loader.close()
+}, 60_000)
+
+afterAll(async () => {
+  ARCHIVE_POLICY.inMemoryMaxFeatures = limitBefore
+  for (const s of stores) await s.close()
+  await pg?.drop()
+  fs.rmSync(dir, { recursive: true, force: true })
+}, 30_000)
+
+describe('local copy of a shared archive set', () => {
+  it('serves every tile as the database does, without reading it; an import gets a new copy', async () => {
+    const leader = await server()
+    await render(leader)
+    const copying = await server()
+    copying.shared.keepLocalCopies(dir)
+    const reading = await server()
+    await copying.shared.refresh('homes')
+    await copying.shared.localCopiesDone()
+    const set = await copying.store.tileArchiveStorage.current('homes_mvt')
+    expect(copying.shared.copied.map((c) => [c.version, c.tiles])).toEqual([[1, set?.tiles]])
+    expect(fs.readdirSync(dir)).toEqual(['homes_mvt@1.tiles'])
+
+    const compare = async (version: number) => {
+      const list = await keys(copying.store, version)
+      expect(list.length).toBeGreaterThan(100)
+      for (const [z, x, y] of list) {
+        const [a, b] = [await copying.shared.get(source, z, x, y), await reading.shared.get(source, z, x, y)]
+        expect(a, `${z}/${x}/${y}`).toBeDefined()
+        expect([a?.etag, a?.features, a?.mode], `${z}/${x}/${y}`).toEqual([b?.etag, b?.features, b?.mode])
+        expect(a?.gz === null ? null : Buffer.compare(a!.gz, b!.gz!), `${z}/${x}/${y}`).toBe(
+          b?.gz === null ? null : 0,
+        )
+      }
+      return list.length
+    }
+    const n1 = await compare(1)
+    expect(copying.shared.reads).toBe(0)
+    expect(copying.shared.localReads).toBe(n1)
+    expect(reading.shared.reads).toBe(n1)
+
+    // An import: version 2 (larger squares) is rendered; the copying server switches at its
+    // completion and copies it; its tiles are version 2's, again without database reads.
+    const loader = await openPgStore(pg.url, catalog)
+    await loader.replaceDataset('homes', homes(0.0003))
+    await loader.close()
+    await render(leader)
+    await copying.shared.refresh('homes')
+    await reading.shared.refresh('homes')
+    expect(await copying.shared.version('homes_mvt')).toBe(2)
+    await copying.shared.localCopiesDone()
+    expect(copying.shared.copied.map((c) => c.version)).toEqual([1, 2])
+    expect(fs.readdirSync(dir)).toContain('homes_mvt@2.tiles')
+    const readsBefore = copying.shared.reads
+    await compare(2)
+    expect(copying.shared.reads).toBe(readsBefore)
+  }, 30_000)
+})
