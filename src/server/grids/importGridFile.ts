@@ -31,6 +31,7 @@ import { fireConfig } from '../../shared/config'
 import type { GridStorage } from '../store/AppStore'
 import { gridCatalog, windowHours, type GridCatalog } from './gridCatalog'
 import type { GridRaster } from './gridRaster'
+import { netcdfReferenceTime } from './netcdfRefTime'
 import { readGeoTiff } from './readGeoTiff'
 import { WIND_U_GRID, WIND_V_GRID } from './windGrid'
 
@@ -61,7 +62,7 @@ export interface ImportGridOptions {
   readonly element?: string
   /** Keep only valid times at or after this instant (then at most the grid's hours of them). */
   readonly from?: Date | string
-  /** Reference (model run) time when the file does not carry one (NetCDF, GeoTIFF). */
+  /** Reference (model run) time: overrides the file's (GRIB2 messages, NetCDF CF metadata); GeoTIFFs have none. */
   readonly refTime?: Date | string
   /** Overrides the grid's interpolation (bilinear for continuous fields, nearest for classes). */
   readonly resampling?: GridResampling
@@ -259,7 +260,7 @@ async function netcdfBands(
   info: GdalInfo,
   options: ImportGridOptions,
   needsHours: boolean,
-): Promise<{ dataset: string; info: GdalInfo; variable: string; bands: ChosenBand[] }> {
+): Promise<{ dataset: string; info: GdalInfo; variable: string; bands: ChosenBand[]; epoch: number | null }> {
   const subdatasets = Object.entries(info.metadata?.SUBDATASETS ?? {})
     .filter(([k]) => /_NAME$/.test(k))
     .map(([, v]) => ({ name: v, variable: /:([^:]+)$/.exec(v)?.[1] ?? v }))
@@ -316,6 +317,7 @@ async function netcdfBands(
       info: chosen,
       variable,
       bands: bands.map((b) => ({ band: b.band, valid: null, ref: null })),
+      epoch: null,
     }
   }
   const [scale, epoch] = cfTimeUnits(meta[`${timeDim}#units`] ?? '', meta[`${timeDim}#calendar`])
@@ -323,6 +325,7 @@ async function netcdfBands(
     dataset,
     info: chosen,
     variable,
+    epoch,
     bands: bands.map((b) => {
       const value = Number(bandMeta(b)[`NETCDF_DIM_${timeDim}`])
       if (!Number.isFinite(value))
@@ -444,6 +447,22 @@ export async function importGridFile(
     const nc = await netcdfBands(filePath, first, options, grid.hours > 1)
     ;({ dataset, info, bands } = nc)
     variable = nc.variable || null
+    // The model run from the file's CF metadata (netcdfRefTime.ts), unless refTime overrides it.
+    if (refOption === null) {
+      const valid = bands.flatMap((b) => (b.valid === null ? [] : [b.valid]))
+      const ref = await netcdfReferenceTime({
+        file: filePath,
+        variable: nc.variable,
+        meta: info.metadata?.[''] ?? {},
+        time: nc.epoch === null ? null : { epoch: nc.epoch, valid },
+        gdal,
+        cfTime: (units, value) => {
+          const [scale, epoch] = cfTimeUnits(units, undefined)
+          return epoch + value * scale
+        },
+      })
+      if (ref) bands = bands.map((b) => ({ ...b, ref: ref.ms }))
+    }
   } else if (format === 'GRIB2') {
     const grib = gribBands(first, options)
     bands = grib.bands
