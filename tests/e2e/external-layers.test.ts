@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page, Request } from 'playwright-core'
+import geojsonvt from 'geojson-vt'
 import { PNG } from 'pngjs'
+import { fromGeojsonVt, type TileLike } from 'vt-pbf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appConfig } from '../../src/shared/config'
 import { startKoop, type TestKoop } from '../support/koop'
@@ -24,9 +26,11 @@ import { launchBrowser, newPage, signIn, startServer, type TestServer } from './
 import { tableSelectors } from './tables.driver'
 
 // Issue #30's browser tests: the catalogue's utility_gis_* layers, switched on by their
-// EMBERLINE_UTILITY_* variables, drawn from real servers started here — MapServer (WMS), Koop
-// (ArcGIS FeatureServer), a plain static server (XYZ, GeoJSON), a PMTiles archive and a COG
-// written by GDAL behind a byte-range server — through our proxy, in pixels.
+// EMBERLINE_UTILITY_* variables, drawn from real servers started here — MapServer (WMS and OGC
+// API – Features), Koop (ArcGIS FeatureServer), a plain static server answering as a tile server
+// (XYZ), a file host (GeoJSON), a basemap vendor's WMTS, an ArcGIS MapServer's cached tiles and a
+// TileJSON with its vector tiles, a PMTiles archive and a COG written by GDAL behind a byte-range
+// server — through our proxy, in pixels.
 
 const [LON, LAT] = appConfig.map.demo.center as [number, number]
 const ZOOM = appConfig.map.demo.zoom
@@ -134,9 +138,117 @@ function writeFixtures(): void {
   ])
 }
 
-/** The plain static server: any tile path answers a blue PNG; /patrols.geojson a patrol route. */
+/** GoogleMapsCompatible (OGC WMTS Annex E.4): zoom z's scale denominator and matrix size. */
+const WMTS_Z0_SCALE = 559082264.0287178
+const HALF_WORLD = 20037508.3427892
+
+/** A basemap vendor's WMTS GetCapabilities (1.0.0): one layer in one EPSG:3857 set, RESTful tiles. */
+function wmtsCapabilities(base: string): string {
+  const matrices = Array.from(
+    { length: 19 },
+    (_, z) => `
+      <TileMatrix>
+        <ows:Identifier>${z}</ows:Identifier>
+        <ScaleDenominator>${WMTS_Z0_SCALE / 2 ** z}</ScaleDenominator>
+        <TopLeftCorner>${-HALF_WORLD} ${HALF_WORLD}</TopLeftCorner>
+        <TileWidth>256</TileWidth>
+        <TileHeight>256</TileHeight>
+        <MatrixWidth>${2 ** z}</MatrixWidth>
+        <MatrixHeight>${2 ** z}</MatrixHeight>
+      </TileMatrix>`,
+  ).join('')
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Capabilities xmlns="http://www.opengis.net/wmts/1.0" xmlns:ows="http://www.opengis.net/ows/1.1"
+    xmlns:xlink="http://www.w3.org/1999/xlink" version="1.0.0">
+  <ows:ServiceIdentification>
+    <ows:Title>Utility basemap</ows:Title>
+    <ows:ServiceType>OGC WMTS</ows:ServiceType>
+    <ows:ServiceTypeVersion>1.0.0</ows:ServiceTypeVersion>
+  </ows:ServiceIdentification>
+  <Contents>
+    <Layer>
+      <ows:Title>Basemap</ows:Title>
+      <ows:Identifier>basemap</ows:Identifier>
+      <Style isDefault="true"><ows:Identifier>default</ows:Identifier></Style>
+      <Format>image/png</Format>
+      <TileMatrixSetLink><TileMatrixSet>GoogleMapsCompatible</TileMatrixSet></TileMatrixSetLink>
+      <ResourceURL format="image/png" resourceType="tile"
+        template="${base}/wmts/1.0.0/{Layer}/{Style}/{TileMatrixSet}/{TileMatrix}/{TileRow}/{TileCol}.png"/>
+    </Layer>
+    <TileMatrixSet>
+      <ows:Identifier>GoogleMapsCompatible</ows:Identifier>
+      <ows:SupportedCRS>urn:ogc:def:crs:EPSG::3857</ows:SupportedCRS>
+      <WellKnownScaleSet>urn:ogc:def:wkss:OGC:1.0:GoogleMapsCompatible</WellKnownScaleSet>${matrices}
+    </TileMatrixSet>
+  </Contents>
+  <ServiceMetadataURL xlink:href="${base}/wmts/1.0.0/WMTSCapabilities.xml"/>
+</Capabilities>
+`
+}
+
+/** An ArcGIS Server MapServer's service JSON (…/MapServer?f=json) with a Web Mercator tile cache. */
+function arcgisServiceJson(): object {
+  const sr = { wkid: 102100, latestWkid: 3857 }
+  return {
+    currentVersion: 11.1,
+    serviceDescription: 'Electric network',
+    mapName: 'Electric',
+    layers: [
+      { id: 0, name: 'Substations', parentLayerId: -1, defaultVisibility: true, subLayerIds: null },
+      { id: 1, name: 'Primary lines', parentLayerId: -1, defaultVisibility: true, subLayerIds: null },
+    ],
+    spatialReference: sr,
+    singleFusedMapCache: true,
+    tileInfo: {
+      rows: 256,
+      cols: 256,
+      dpi: 96,
+      format: 'PNG32',
+      compressionQuality: 0,
+      origin: { x: -20037508.342787, y: 20037508.342787 },
+      spatialReference: sr,
+      lods: Array.from({ length: 20 }, (_, level) => ({
+        level,
+        resolution: 156543.03392800014 / 2 ** level,
+        scale: 591657527.591555 / 2 ** level,
+      })),
+    },
+    fullExtent: { xmin: -12000000, ymin: 3700000, xmax: -11500000, ymax: 4400000, spatialReference: sr },
+    units: 'esriMeters',
+    supportedImageFormatTypes: 'PNG32,PNG24,PNG,JPG,DIB,TIFF,EMF,PS,PDF,GIF,SVG,SVGZ,BMP',
+    capabilities: 'Map,Query,Data',
+  }
+}
+
+/** Circuits as the utility's vector tile server cuts them (source layer `circuits`). */
+const CIRCUITS = {
+  type: 'FeatureCollection' as const,
+  features: [0, 1, 2].map((k) => ({
+    type: 'Feature' as const,
+    properties: { circuit: `C-${k + 1}`, kv: 12.47 },
+    geometry: {
+      type: 'LineString' as const,
+      coordinates: [
+        [LON - 0.1, LAT - 0.03 + k * 0.03],
+        [LON + 0.1, LAT - 0.03 + k * 0.03],
+      ],
+    },
+  })),
+}
+
+/**
+ * The plain static server: a tile server (`/xyz/…`: blue PNG), a file host (`/patrols.geojson`),
+ * a basemap vendor's WMTS (`/wmts/1.0.0/…`: capabilities, green PNG tiles of its one layer and
+ * set), an ArcGIS MapServer's cache (`/arcgis/rest/services/Electric/MapServer`: service JSON,
+ * orange `tile/{level}/{row}/{col}`) and a TileJSON 3 document with its MVT tiles (`/tiles/…`).
+ */
 async function startPlain(): Promise<string> {
   const blue = solidPng([30, 60, 220])
+  const green = solidPng([40, 160, 60])
+  const orange = solidPng([240, 140, 0])
+  const circuits = geojsonvt(CIRCUITS, { maxZoom: 16, indexMaxZoom: 5, extent: 4096, buffer: 64 })
+  const service = '/arcgis/rest/services/Electric/MapServer'
+  let base = ''
   const patrols = JSON.stringify({
     type: 'FeatureCollection',
     features: [
@@ -154,13 +266,43 @@ async function startPlain(): Promise<string> {
     ],
   })
   plain = http.createServer((req, res) => {
-    if (req.url?.startsWith('/patrols.geojson'))
+    const url = new URL(req.url ?? '/', base)
+    const path = url.pathname
+    let m: RegExpMatchArray | null
+    if (path === '/patrols.geojson')
       res.writeHead(200, { 'content-type': 'application/geo+json' }).end(patrols)
-    else if (req.url?.startsWith('/xyz/')) res.writeHead(200, { 'content-type': 'image/png' }).end(blue)
-    else res.writeHead(404).end()
+    else if (path.startsWith('/xyz/')) res.writeHead(200, { 'content-type': 'image/png' }).end(blue)
+    else if (path === '/wmts/1.0.0/WMTSCapabilities.xml')
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(wmtsCapabilities(base))
+    else if (/^\/wmts\/1\.0\.0\/basemap\/default\/GoogleMapsCompatible\/\d+\/\d+\/\d+\.png$/.test(path))
+      res.writeHead(200, { 'content-type': 'image/png' }).end(green)
+    else if (path === service && url.searchParams.get('f') === 'json')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(arcgisServiceJson()))
+    else if (path.startsWith(`${service}/tile/`) && /\/tile\/\d+\/\d+\/\d+$/.test(path))
+      res.writeHead(200, { 'content-type': 'image/png' }).end(orange)
+    else if (path === '/tiles/circuits.json')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          tilejson: '3.0.0',
+          name: 'Circuits',
+          tiles: [`${base}/tiles/circuits/{z}/{x}/{y}.pbf`],
+          minzoom: 0,
+          maxzoom: 16,
+          vector_layers: [{ id: 'circuits', fields: { circuit: 'String', kv: 'Number' } }],
+        }),
+      )
+    else if ((m = /^\/tiles\/circuits\/(\d+)\/(\d+)\/(\d+)\.pbf$/.exec(path))) {
+      const tile = circuits.getTile(Number(m[1]), Number(m[2]), Number(m[3]))
+      if (!tile || tile.features.length === 0) res.writeHead(404).end()
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/vnd.mapbox-vector-tile' })
+          .end(fromGeojsonVt({ circuits: tile as TileLike }, { version: 2, extent: 4096 }))
+    } else res.writeHead(404).end()
   })
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(plain.address() as AddressInfo).port}`
+  base = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`
+  return base
 }
 
 beforeAll(async () => {
@@ -181,6 +323,10 @@ beforeAll(async () => {
       EMBERLINE_UTILITY_PATROLS_URL: `${plainUrl}/patrols.geojson`,
       EMBERLINE_UTILITY_HILLSHADE_URL: `${archives.url}/hillshade.pmtiles`,
       EMBERLINE_UTILITY_VEGETATION_COG_URL: `${archives.url}/veg.tif`,
+      EMBERLINE_UTILITY_WMTS_URL: `${plainUrl}/wmts/1.0.0/WMTSCapabilities.xml`,
+      EMBERLINE_UTILITY_MAPSERVER_URL: `${plainUrl}/arcgis/rest/services/Electric/MapServer`,
+      EMBERLINE_UTILITY_OGC_URL: `${wms.ogcApiUrl}/collections/patrol_zones`,
+      EMBERLINE_UTILITY_TILEJSON_URL: `${plainUrl}/tiles/circuits.json`,
       EMBERLINE_SOURCE_PROBE_MS: '300',
       // The demo's view and clock, without seeding its data: these layers need none (faster start).
       SEED: 'off',
@@ -204,11 +350,19 @@ const LAYERS = [
   ['utility_gis_imagery', 'XYZ from a static server'],
   ['utility_gis_patrols', 'GeoJSON from a static server'],
   ['utility_gis_vegetation', 'a COG written by GDAL'],
+  ['utility_gis_basemap', 'WMTS: GetCapabilities and RESTful tiles of a GoogleMapsCompatible set'],
+  ['utility_gis_network', 'ArcGIS MapServer: the service JSON’s tile cache'],
+  ['utility_gis_circuits', 'TileJSON and its MVT tiles, painted by our line paint'],
 ] as const
 
 describe('layers of the utility’s own servers, switched on by their variables', () => {
   it('are offered in the sidebar once the server has them configured', async () => {
-    for (const [id] of [...LAYERS, ['utility_gis_hillshade']])
+    for (const [id] of [
+      ...LAYERS,
+      ['utility_gis_hillshade'],
+      ['utility_gis_zones'],
+      ['utility_gis_work_areas'],
+    ])
       await page.waitForSelector(mapSelectors.layerRow(id), { timeout: 15_000 })
   })
 
@@ -230,9 +384,7 @@ describe('popups', () => {
       expect(
         await eventually(async () => (await paintedPixels(page, 'utility_gis_zones')) > 50, 60_000),
       ).toBe(true)
-      const map = await page.locator(mapSelectors.map).boundingBox()
-      if (!map) throw new Error('no map')
-      await page.mouse.click(map.x + map.width / 2 + 40, map.y + map.height / 2 + 10)
+      await clickOnZone()
       await page.waitForSelector(mapSelectors.popup, { timeout: 15_000 })
       expect(await page.textContent(mapSelectors.popup)).toContain('Jemez Patrol Zone')
       await page.keyboard.press('Escape')
@@ -254,6 +406,105 @@ describe('popups', () => {
       await page.keyboard.press('Escape')
     } finally {
       await setLayerVisible(page, 'utility_gis_poles', false)
+    }
+  })
+})
+
+/** Records the paths of the point queries (`/api/sources/<id>/info`) the page sends from now on. */
+function recordInfoRequests(p: Page): { paths: string[]; stop: () => void } {
+  const paths: string[] = []
+  const onRequest = (r: Request) => {
+    const { pathname } = new URL(r.url())
+    if (/^\/api\/sources\/[^/]+\/info$/.test(pathname)) paths.push(pathname)
+  }
+  p.on('request', onRequest)
+  return { paths, stop: () => p.off('request', onRequest) }
+}
+
+/** Clicks where the WMS's patrol zone is (the spot of the GetFeatureInfo case). */
+async function clickOnZone(): Promise<void> {
+  const map = await page.locator(mapSelectors.map).boundingBox()
+  if (!map) throw new Error('no map')
+  await page.mouse.click(map.x + map.width / 2 + 40, map.y + map.height / 2 + 10)
+}
+
+const ZONES_INFO = '/api/sources/utility_gis_zones_wms/info'
+const VEGETATION_INFO = '/api/sources/utility_gis_vegetation_cog/info'
+
+describe('popups of switched-off and hidden layers', () => {
+  // The COG under the zone answers every point: its popup shows that the click was handled, and
+  // the zones' WMS (above it in the sidebar, so asked first) was or was not asked.
+  it('asks nothing of the WMS once it is switched off: the click shows the COG beneath it', async () => {
+    await setLayerVisible(page, 'utility_gis_zones', false)
+    await setLayerVisible(page, 'utility_gis_vegetation', true)
+    const info = recordInfoRequests(page)
+    try {
+      expect(
+        await eventually(async () => (await paintedPixels(page, 'utility_gis_vegetation')) > 50, 20_000),
+      ).toBe(true)
+      await clickOnZone()
+      await page.waitForSelector(`${mapSelectors.popup}:has-text("Vegetation Survey")`, { timeout: 15_000 })
+      expect(await page.textContent(mapSelectors.popup)).not.toContain('Jemez')
+      expect(info.paths).toContain(VEGETATION_INFO)
+      expect(info.paths).not.toContain(ZONES_INFO)
+      await page.keyboard.press('Escape')
+    } finally {
+      info.stop()
+      await setLayerVisible(page, 'utility_gis_vegetation', false)
+    }
+  })
+
+  it('asks nothing of a layer hidden because its source is not configured, even when a shared link switches it on', async () => {
+    // The server here has the WMS configured; its status answer is changed on the way to the
+    // browser to read as that of a server without EMBERLINE_UTILITY_WMS_URL (configured: false).
+    await page.route('**/api/sources/status', async (route) => {
+      const response = await route.fetch()
+      const body = (await response.json()) as { sources: { id: string; configured?: boolean }[] }
+      for (const s of body.sources) if (s.id === 'utility_gis_zones_wms') s.configured = false
+      await route.fulfill({ response, json: body })
+    })
+    const info = recordInfoRequests(page)
+    try {
+      // The map screen's own path (the root redirects, dropping the query).
+      const { pathname } = new URL(page.url())
+      await page.goto(`${server.url}${pathname}?layers=utility_gis_zones,utility_gis_vegetation`)
+      await waitForMap(page)
+      await page.waitForSelector(mapSelectors.layerRow('utility_gis_vegetation'), { timeout: 15_000 })
+      expect(await page.locator(mapSelectors.layerRow('utility_gis_zones')).count()).toBe(0)
+      expect(
+        await eventually(async () => (await paintedPixels(page, 'utility_gis_vegetation')) > 50, 20_000),
+      ).toBe(true)
+      await clickOnZone()
+      await page.waitForSelector(`${mapSelectors.popup}:has-text("Vegetation Survey")`, { timeout: 15_000 })
+      expect(await page.textContent(mapSelectors.popup)).not.toContain('Jemez')
+      expect(info.paths).toContain(VEGETATION_INFO)
+      expect(info.paths).not.toContain(ZONES_INFO)
+    } finally {
+      info.stop()
+      await page.unrouteAll({ behavior: 'ignoreErrors' })
+      await page.goto(`${server.url}/`)
+      await waitForMap(page)
+    }
+  })
+})
+
+// After the WMS cases, so MapServer (one CGI process per request, slow on a busy machine) is not
+// asked for GetMap tiles and OGC API items at once.
+describe('OGC API – Features from MapServer', () => {
+  it('draws the collection’s items in pixels, and shows an item’s attributes where it is clicked', async () => {
+    await setLayerVisible(page, 'utility_gis_work_areas', true)
+    try {
+      expect(
+        await eventually(async () => (await paintedPixels(page, 'utility_gis_work_areas')) > 50, 60_000),
+      ).toBe(true)
+      await clickOnZone()
+      await page.waitForSelector(`${mapSelectors.popup}:has-text("Jemez Patrol Zone")`, { timeout: 15_000 })
+      const text = (await page.textContent(mapSelectors.popup)) ?? ''
+      expect(text).toContain('Z9')
+      expect(text).toContain('High')
+      await page.keyboard.press('Escape')
+    } finally {
+      await setLayerVisible(page, 'utility_gis_work_areas', false)
     }
   })
 })

@@ -2,7 +2,7 @@ import L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { useMap } from 'react-leaflet'
 import { layerById, layersConfig, mapLayerById, type MapLayer } from '../../../shared/config'
-import { useLayerState } from '../../layers'
+import { useHiddenLayerIds, useLayerState } from '../../layers'
 import { authFetch } from '../../session'
 import { drawList, isMapLayerDrawn } from '../render/drawList'
 import type { PickRegistry } from '../render/pickRegistry'
@@ -58,11 +58,23 @@ export function pickFeature(
 export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: () => number }) {
   const map = useMap()
   const { state, dispatch } = useLayerState()
+  // A layer of a source switched off on the server is neither drawn nor asked on a click, even if a
+  // shared link switches it on: its popups and point queries come from the drawn layers only.
+  const hidden = useHiddenLayerIds()
   const stateRef = useRef(state)
+  const hiddenRef = useRef(hidden)
   useEffect(() => {
     stateRef.current = state
   }, [state])
   useEffect(() => {
+    hiddenRef.current = hidden
+  }, [hidden])
+  useEffect(() => {
+    const drawnNow = () =>
+      drawList(
+        stateRef.current,
+        layersConfig.layers.filter((l) => !hiddenRef.current.has(l.id)),
+      )
     const pickAt = (latlng: L.LatLng, keyboard: boolean) => {
       const click = ++clicks
       const hit = pickFeature(registry, latlng.lng, latlng.lat, keyboard ? KEYBOARD_BRUSH_PX : 0)
@@ -73,7 +85,7 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
       }
       const o = hit.mapLayer.clickOverride
       const value = o ? hit.props[o.matchField] : undefined
-      const drawn = drawList(stateRef.current, layersConfig.layers)
+      const drawn = drawnNow()
       if (
         o &&
         isMapLayerDrawn(drawn, o.whenVisible) &&
@@ -101,7 +113,7 @@ export function FeaturePopups({ registry, now }: { registry: PickRegistry; now: 
     // No feature of ours there: ask the visible raster layers of other servers (WMS GetFeatureInfo,
     // ArcGIS identify, through /api/sources/<id>/info), top-most first; the first with a feature wins.
     const askRasterSources = async (latlng: L.LatLng, keyboard: boolean, click: number) => {
-      const drawn = drawList(stateRef.current, layersConfig.layers).reverse()
+      const drawn = drawnNow().reverse()
       for (const item of drawn) {
         const mapLayer = mapLayerById(item.mapLayerId)
         const sourceId = infoSourceOf(mapLayer)
