@@ -65,7 +65,11 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x')
     const f = url.searchParams.get('f')
     spellingsSeen.push({ path: url.pathname, f })
-    const wanted = url.pathname.startsWith('/gs/') ? 'application/geo+json' : null
+    const wanted = url.pathname.startsWith('/gs/')
+      ? 'application/geo+json'
+      : url.pathname.startsWith('/elsewhere/')
+        ? 'json'
+        : null
     if (url.pathname.startsWith('/down/')) return void res.writeHead(503).end('maintenance')
     if (f !== wanted) {
       res.writeHead(400, { 'content-type': 'application/json' })
@@ -83,7 +87,18 @@ beforeAll(async () => {
       properties: { zone: `Z${n}` },
     }))
     const features = all.slice(offset, offset + Number(url.searchParams.get('limit') ?? 10))
-    res.end(JSON.stringify({ type: 'FeatureCollection', numberMatched: 3, features }))
+    // /elsewhere/ sends its next page to another host name (the same server, as localhost).
+    const links = url.pathname.startsWith('/elsewhere/')
+      ? [{ rel: 'next', href: `http://localhost:${spellings.port}/elsewhere/page2/items?f=json` }]
+      : []
+    res.end(
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: links.length > 0 ? features.slice(0, 1) : features,
+        numberMatched: links.length > 0 ? 9 : 3,
+        links,
+      }),
+    )
   })
   const spelled = (id: string, prefix: string): FeatureSource => ({
     id,
@@ -126,9 +141,20 @@ beforeAll(async () => {
       maxzoom: 16,
       allowPrivateNetwork: true,
     },
+    {
+      id: 'epss_ogc',
+      type: 'ogc-features',
+      url: `${ogcBase}/ogc/collections/enhanced_powerline_safety_settings`,
+      headers: { Authorization: `Bearer ${AUTH.authorization.slice('Bearer '.length)}` },
+      attribution: 'Our own OGC API',
+      minzoom: 0,
+      maxzoom: 16,
+      allowPrivateNetwork: true,
+    },
     spelled('gs_ogc', 'gs'),
     spelled('plain_ogc', 'plain'),
     spelled('down_ogc', 'down'),
+    spelled('elsewhere_ogc', 'elsewhere'),
   ]
   t = await sourcesApp({
     sources: [],
@@ -434,6 +460,31 @@ describe('arcgis-featureserver records for attribute tables', () => {
     expect(text.json().total).toBe(10)
   })
 
+  it('each numeric operator (eq, neq, gt, gte, lt, lte) is its SQL comparison, answered as Koop answers it', async () => {
+    const kvs = fixture.features.map((f) => Number(props(f).kv)).sort((a, b) => a - b)
+    const at = kvs[Math.floor(kvs.length / 2)]!
+    const test: Record<string, (v: number) => boolean> = {
+      eq: (v) => v === at,
+      neq: (v) => v !== at,
+      gt: (v) => v > at,
+      gte: (v) => v >= at,
+      lt: (v) => v < at,
+      lte: (v) => v <= at,
+    }
+    const sql: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' }
+    for (const [op, keep] of Object.entries(test)) {
+      koop.reset()
+      const filters = filtersParam({ field: 'kv', value: at, type: op })
+      const res = await get(`/api/sources/assets_fs/records?${filters}&limit=100&sort=asset_id`)
+      expect(res.statusCode, op).toBe(200)
+      const body = res.json() as { records: Props[]; total: number }
+      const expected = fixture.features.map(props).filter((p) => keep(Number(p.kv)))
+      expect(body.total, op).toBe(expected.length)
+      expect(ids(body.records), op).toEqual(ids(expected))
+      expect(queries()[0]!.searchParams.get('where'), op).toBe(`(1=1) AND (kv ${sql[op]} ${at})`)
+    }
+  })
+
   it('the source where is kept under the filters', async () => {
     const res = await get(
       `/api/sources/assets_open/records?${filtersParam({ field: 'kv', value: 60, type: 'lt' })}&limit=100`,
@@ -530,6 +581,47 @@ describe('ogc-features (our own OGC API server as the upstream)', () => {
       })
     ).json() as { total: number }
     expect(body.total).toBe(ours.total)
+  })
+
+  it('each numeric operator (eq, neq, gt, gte, lt, lte) is its CQL2 comparison: totals as the server and as our own records API', async () => {
+    // The EPSS circuits: `customers` is a number.
+    const EPSS = '/ogc/collections/enhanced_powerline_safety_settings/items'
+    const field = 'customers'
+    const all = await upstream<Items>(`${EPSS}?limit=1000`)
+    expect(all.features.length).toBeGreaterThan(5)
+    const values = all.features.map((f) => Number(f.properties[field])).sort((a, b) => a - b)
+    const at = values[Math.floor(values.length / 2)]!
+    const cql: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' }
+    const totals = new Set<number>()
+    for (const [op, symbol] of Object.entries(cql)) {
+      const filters = filtersParam({ field, value: at, type: op })
+      const res = await get(`/api/sources/epss_ogc/records?${filters}&limit=5`)
+      expect(res.statusCode, op).toBe(200)
+      const body = res.json() as { records: Props[]; total: number }
+      const filter = encodeURIComponent(`"${field}" ${symbol} ${at}`)
+      const direct = await upstream<Items>(`${EPSS}?filter-lang=cql2-text&filter=${filter}&limit=5`)
+      expect(body.total, op).toBe(direct.numberMatched)
+      expect(body.records, op).toEqual(direct.features.map((f) => ({ id: f.id, ...f.properties })))
+      const ours = (
+        await ogc.app.inject({
+          url: `/api/data/enhanced_powerline_safety_settings/records?${filters}&limit=1`,
+          headers: AUTH,
+        })
+      ).json() as { total: number }
+      expect(body.total, op).toBe(ours.total)
+      totals.add(body.total)
+    }
+    // The operators select different rows (the comparison really reached the server).
+    expect(totals.size).toBeGreaterThan(2)
+  })
+
+  it('a next link to another host is refused (502 JSON), never followed', async () => {
+    spellingsSeen.length = 0
+    const res = await get('/api/sources/elsewhere_ogc/records?limit=5')
+    expect(res.statusCode).toBe(502)
+    expect(res.json()).toMatchObject({ source: 'elsewhere_ogc' })
+    expect(res.json().message).toMatch(/host localhost:\d+ is not allowed/)
+    expect(spellingsSeen.filter((r) => r.path.includes('/page2'))).toEqual([])
   })
 
   it('a server without the sorting conformance class: sort is a 400 saying so', async () => {
