@@ -1,4 +1,4 @@
-import type { FeedDefinition, FeedFieldMapping, FeedsConfig } from '../../src/generated/types'
+import type { FeedDefinition, FeedFieldMapping, FeedsConfig, GridFeedDefinition, GridFeedSource } from '../../src/generated/types'
 import type { CatalogueIndex } from './catalogueIndex'
 import type { PathSegment } from './problem'
 
@@ -56,9 +56,45 @@ function checkFeed(ix: CatalogueIndex, feed: FeedDefinition, i: number): void {
     ix.ctx.report(F, [...at, 'geometry', 'pointRadiusMeters'], `dataset '${feed.dataset}' holds ${ds.geometry}s; pointRadiusMeters is for polygon datasets`)
 }
 
-/** config/feeds.yaml: ids, datasets, mapped fields and their types, mode/key/retention, sources. */
+const RUN_PLACEHOLDER = /\$\{RUN_(YYYYMMDD|YYYY|MM|DD|HH)\}/
+const SPEEDS = new Set(['m/s', 'mph', 'km/h', 'knots'])
+
+/** The grid source's url xor file, and the element/variable its format reads. */
+function checkGridSource(ix: CatalogueIndex, feed: GridFeedDefinition, src: GridFeedSource, at: PathSegment[]): void {
+  if ((src.url === undefined) === (src.file === undefined)) ix.ctx.report(F, at, `source needs exactly one of 'url' or 'file'`)
+  if (src.element !== undefined && feed.format !== 'grib2') ix.ctx.report(F, [...at, 'element'], `'element' selects GRIB2 messages; this feed is ${feed.format}`)
+  if (src.variable !== undefined && feed.format !== 'netcdf') ix.ctx.report(F, [...at, 'variable'], `'variable' selects a NetCDF variable; this feed is ${feed.format}`)
+  if (src.url !== undefined && RUN_PLACEHOLDER.test(src.url) && feed.run === undefined)
+    ix.ctx.report(F, [...at, 'url'], `the URL names the model run (\${RUN_…}); declare the run cadence in 'run'`)
+}
+
+/** A grid feed: its grid exists (or is `wind` with a direction source), sources, units. */
+function checkGridFeed(ix: CatalogueIndex, feed: GridFeedDefinition, i: number): void {
+  const at: PathSegment[] = ['gridFeeds', i]
+  const wind = feed.grid === 'wind'
+  if (!wind) ix.ctx.ref(F, [...at, 'grid'], feed.grid, ix.grids, 'grid', "not in config/layers.yaml grids, nor 'wind'")
+  checkGridSource(ix, feed, feed.source, [...at, 'source'])
+  if (feed.direction) checkGridSource(ix, feed, feed.direction, [...at, 'direction'])
+  if (wind && !feed.direction) ix.ctx.report(F, [...at, 'grid'], `grid wind needs 'direction' (the wind direction source) beside the speed 'source'`)
+  if (!wind && feed.direction) ix.ctx.report(F, [...at, 'direction'], `'direction' is only read for grid: wind`)
+  const u = feed.units
+  if (u) {
+    if (u.from === undefined) ix.ctx.report(F, [...at, 'units'], `units needs 'from' (the unit of the file's values)`)
+    else if (SPEEDS.has(u.from) !== SPEEDS.has(u.to) || (wind && !SPEEDS.has(u.to)))
+      ix.ctx.report(F, [...at, 'units'], `cannot convert ${u.from} to ${u.to}`)
+    if (wind && u.to !== 'mph') ix.ctx.report(F, [...at, 'units', 'to'], `the wind particle field is stored in mph`)
+  }
+}
+
+/** config/feeds.yaml: ids, datasets, mapped fields and their types, mode/key/retention, sources; grid feeds. */
 export function checkFeeds(ix: CatalogueIndex, feeds: FeedsConfig): void {
-  ix.ctx.indexById(F, feeds.feeds, ['feeds'], 'feed')
+  const ids = ix.ctx.indexById(F, feeds.feeds, ['feeds'], 'feed')
+  const grids = feeds.gridFeeds ?? []
+  grids.forEach((g, i) => {
+    if (ids.has(g.id)) ix.ctx.report(F, ['gridFeeds', i, 'id'], `duplicate feed id '${g.id}' (a feed has it)`)
+  })
+  ix.ctx.indexById(F, grids, ['gridFeeds'], 'grid feed')
+  grids.forEach((g, i) => checkGridFeed(ix, g, i))
   const [w, s, e, n] = feeds.territory.bbox
   if (w !== undefined && s !== undefined && e !== undefined && n !== undefined && (w >= e || s >= n))
     ix.ctx.report(F, ['territory', 'bbox'], 'bbox must be [west, south, east, north] with west < east and south < north')

@@ -41,6 +41,7 @@ function config(): FeedsConfig {
   return {
     ...feedsConfig,
     defaults: { ...feedsConfig.defaults, retries: 0, timeoutSeconds: 5 },
+    gridFeeds: [],
     feeds: [
       {
         ...(feedsConfig.feeds.find((f) => f.id === 'firms-viirs') as FeedsConfig['feeds'][number]),

@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify'
-import { type FeedDefinition, feedsConfig, type FeedsConfig } from '../../shared/config'
+import {
+  type FeedDefinition,
+  feedsConfig,
+  type FeedsConfig,
+  type GridFeedDefinition,
+} from '../../shared/config'
 import { tileIndexesOf } from '../tiles/tileIndexes'
 import { importFeedInWorker } from './importFeedInWorker'
 import { runFeed, type RunResult } from './runFeed'
+import { runGridFeed, type GridRunResult } from './runGridFeed'
 
 export interface FeedPollerOptions {
   /** Defaults to config/feeds.yaml. */
@@ -59,6 +65,18 @@ export class FeedPoller {
     return this.config.feeds.filter((f) => f.enabled !== false)
   }
 
+  /** The grid feeds polled: enabled in config (`gridFeeds`). */
+  gridFeeds(): GridFeedDefinition[] {
+    return (this.config.gridFeeds ?? []).filter((f) => f.enabled !== false)
+  }
+
+  /** Runs one grid feed now (queued behind any run in progress, as the vector feeds). */
+  runGrid(feed: GridFeedDefinition, opts: { conditional?: boolean } = {}): Promise<GridRunResult> {
+    const job = this.queue.then(() => this.runGridNow(feed, opts.conditional ?? true))
+    this.queue = job.catch(() => undefined)
+    return job
+  }
+
   /** Runs one feed now (queued behind any run in progress). */
   run(feed: FeedDefinition, opts: { conditional?: boolean } = {}): Promise<RunResult> {
     const job = this.queue.then(() => this.runNow(feed, opts.conditional ?? true))
@@ -77,7 +95,11 @@ export class FeedPoller {
   start(): void {
     if (!this.options.enabled || this.options.schedule === false) return
     this.stopped = false
-    this.feeds().forEach((feed, i) => this.schedule(feed, i * 2000))
+    const feeds = this.feeds()
+    feeds.forEach((feed, i) => this.schedule(feed, i * 2000, () => this.run(feed)))
+    this.gridFeeds().forEach((feed, i) =>
+      this.schedule(feed, (feeds.length + i) * 2000, () => this.runGrid(feed)),
+    )
   }
 
   stop(): void {
@@ -86,19 +108,23 @@ export class FeedPoller {
     this.timers.clear()
   }
 
-  private schedule(feed: FeedDefinition, delay: number): void {
+  private schedule(
+    feed: { id: string; everyMinutes: number },
+    delay: number,
+    run: () => Promise<{ ok: boolean }>,
+  ): void {
     if (this.stopped) return
     const timer = setTimeout(() => {
-      void this.run(feed)
+      void run()
         .then(async (r) => nextPollDelay(feed.everyMinutes, r.ok ? 0 : await this.failures(feed)))
         .catch(() => nextPollDelay(feed.everyMinutes, 1))
-        .then((next) => this.schedule(feed, next))
+        .then((next) => this.schedule(feed, next, run))
     }, delay)
     timer.unref()
     this.timers.set(feed.id, timer)
   }
 
-  private async failures(feed: FeedDefinition): Promise<number> {
+  private async failures(feed: { id: string }): Promise<number> {
     return (await this.app.store.feeds.status(feed.id))?.failures ?? 1
   }
 
@@ -117,6 +143,25 @@ export class FeedPoller {
         'feed run failed; the stored data is unchanged',
       )
     if (result.ok && result.changed) await this.afterUpdate(feed.dataset)
+    return result
+  }
+
+  private async runGridNow(feed: GridFeedDefinition, conditional: boolean): Promise<GridRunResult> {
+    const result = await runGridFeed(
+      { store: this.app.store, config: this.config, now: this.clock() },
+      feed,
+      {
+        conditional,
+        env: this.options.env,
+        sleep: this.options.sleep,
+      },
+    )
+    if (result.ok) this.app.log.info({ feed: feed.id, ...result.summary.grid }, 'grid feed run')
+    else
+      this.app.log.warn(
+        { feed: feed.id, error: result.error },
+        'grid feed run failed; the stored grid is unchanged',
+      )
     return result
   }
 

@@ -1,6 +1,6 @@
 /** The answer of a feed download: a body with its validators, or "not modified". */
 export type Download =
-  | { status: 'ok'; text: string; etag: string | null; lastModified: string | null }
+  | { status: 'ok'; text: string; etag: string | null; lastModified: string | null; bytes?: Buffer }
   | { status: 'not-modified' }
 
 export interface DownloadOptions {
@@ -15,6 +15,8 @@ export interface DownloadOptions {
   backoffMs: number
   /** Waits between attempts (tests pass a fake). */
   sleep?: (ms: number) => Promise<void>
+  /** Keep the body as bytes (`bytes`, `text` empty): grid files (GRIB2, NetCDF, GeoTIFF). */
+  binary?: boolean
 }
 
 /** A failure that another attempt may fix (network, timeout, 5xx, 429). */
@@ -22,11 +24,11 @@ class RetryableError extends Error {}
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
-async function readLimited(res: Response, maxBytes: number): Promise<string> {
+async function readLimited(res: Response, maxBytes: number): Promise<Buffer> {
   const declared = Number(res.headers.get('content-length') ?? NaN)
   if (Number.isFinite(declared) && declared > maxBytes)
     throw new Error(`body of ${declared} bytes exceeds the limit of ${maxBytes}`)
-  if (!res.body) return ''
+  if (!res.body) return Buffer.alloc(0)
   const reader = res.body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
@@ -42,7 +44,7 @@ async function readLimited(res: Response, maxBytes: number): Promise<string> {
   }
   if (Number.isFinite(declared) && total !== declared)
     throw new Error(`truncated body: ${total} of ${declared} bytes`)
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks))
+  return Buffer.concat(chunks)
 }
 
 async function attempt(url: string, o: DownloadOptions): Promise<Download> {
@@ -68,15 +70,17 @@ async function attempt(url: string, o: DownloadOptions): Promise<Download> {
     if (res.status >= 500 || res.status === 429) throw new RetryableError(msg)
     throw new Error(msg)
   }
-  let text: string
+  let body: Buffer
   try {
-    text = await readLimited(res, o.maxBytes)
+    body = await readLimited(res, o.maxBytes)
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e)
     if (/limit/.test(msg)) throw new Error(msg)
     throw new RetryableError(/truncated/.test(msg) ? msg : `download interrupted: ${causeOf(e)}`)
   }
-  return { status: 'ok', text, etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') }
+  const validators = { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') }
+  if (o.binary) return { status: 'ok', text: '', bytes: body, ...validators }
+  return { status: 'ok', text: new TextDecoder('utf-8').decode(body), ...validators }
 }
 
 function causeOf(e: unknown): string {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { layersConfig, type LayersConfig } from '../../shared/config'
+import { WIND_U_GRID } from '../grids/windGrid'
+import type { FeedStatus } from '../store/feedStore'
 import { FeedPoller, type FeedPollerOptions } from './FeedPoller'
 
 declare module 'fastify' {
@@ -43,11 +45,33 @@ export function layersByDataset(layers: LayersConfig): Map<string, string[]> {
   return out
 }
 
+/**
+ * Sidebar layers drawing each grid (layer → map layers → png sources → grid); `wind` for the
+ * layers drawing the wind particle field (a `type: wind` source).
+ */
+export function layersByGrid(layers: LayersConfig): Map<string, string[]> {
+  const gridOfSource = new Map(
+    layers.sources.map((s) => [s.id, s.type === 'wind' ? 'wind' : 'grid' in s ? s.grid : undefined]),
+  )
+  const sourceOfMapLayer = new Map(layers.mapLayers.map((m) => [m.id, m.source]))
+  const out = new Map<string, string[]>()
+  for (const layer of layers.layers) {
+    const grids = new Set(layer.layers.map((m) => gridOfSource.get(sourceOfMapLayer.get(m) ?? '')))
+    for (const g of grids) if (g) out.set(g, [...(out.get(g) ?? []), layer.id])
+  }
+  return out
+}
+
 /** One feed as GET /api/feeds lists it. */
 export interface FeedInfo {
   id: string
   title: string
+  /** The dataset written; for a grid feed the grid (wind_u for `grid: wind`). */
   dataset: string
+  /** 'vector' (feeds) or 'grid' (gridFeeds). */
+  kind: 'vector' | 'grid'
+  /** Grid feeds: the grid as configured (`wind` for the particle field). */
+  grid?: string
   /** Sidebar layers that draw the dataset (they show the freshness badge). */
   layers: string[]
   format: string
@@ -77,6 +101,7 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
   const poller = app.feeds
   const store = app.store.feeds
   const layersOf = layersByDataset(layersConfig)
+  const layersOfGrid = layersByGrid(layersConfig)
 
   app.get(
     '/api/feeds',
@@ -84,20 +109,24 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     async () => {
       const now = poller.clock()
       const status = new Map((await store.allStatus()).map((s) => [s.feed, s]))
-      const feeds: FeedInfo[] = poller.config.feeds.map((f) => {
-        const s = status.get(f.id)
+      const stateOf = (s: FeedStatus | undefined, everyMinutes: number): FeedInfo['state'] => {
         const last = s?.lastSuccessAt ? Date.parse(s.lastSuccessAt) : null
-        const state: FeedInfo['state'] = !s?.lastAttemptAt
+        return !s?.lastAttemptAt
           ? 'never'
           : s.lastError
             ? 'error'
-            : last !== null && now - last > 2 * f.everyMinutes * 60_000
+            : last !== null && now - last > 2 * everyMinutes * 60_000
               ? 'stale'
               : 'ok'
+      }
+      const feeds: FeedInfo[] = poller.config.feeds.map((f) => {
+        const s = status.get(f.id)
+        const state = stateOf(s, f.everyMinutes)
         return {
           id: f.id,
           title: f.title,
           dataset: f.dataset,
+          kind: 'vector' as const,
           layers: layersOf.get(f.dataset) ?? [],
           format: f.format,
           mode: f.mode,
@@ -114,6 +143,31 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
           summary: s?.summary ?? null,
         }
       })
+      // Grid feeds: the same freshness; their badge sits on the layers drawing the grid.
+      for (const f of poller.config.gridFeeds ?? []) {
+        const s = status.get(f.id)
+        feeds.push({
+          id: f.id,
+          title: f.title,
+          dataset: f.grid === 'wind' ? WIND_U_GRID : f.grid,
+          kind: 'grid',
+          grid: f.grid,
+          layers: layersOfGrid.get(f.grid) ?? [],
+          format: f.format,
+          mode: 'replace',
+          everyMinutes: f.everyMinutes,
+          enabled: f.enabled !== false,
+          source: s?.source ?? f.source.url ?? f.source.file ?? null,
+          lastAttemptAt: s?.lastAttemptAt ?? null,
+          lastSuccessAt: s?.lastSuccessAt ?? null,
+          newestDataAt: s?.newestDataAt ?? null,
+          lastError: s?.lastError ?? null,
+          lastErrorAt: s?.lastErrorAt ?? null,
+          failures: s?.failures ?? 0,
+          state: stateOf(s, f.everyMinutes),
+          summary: s?.summary ?? null,
+        })
+      }
       // Every dataset's version (a feed run or an import bumps it): open tables refetch when it moves.
       const versions = Object.fromEntries(
         await Promise.all(

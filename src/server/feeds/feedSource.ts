@@ -15,8 +15,8 @@ export function filterBox(
 }
 
 /**
- * Fills `${NAME}` placeholders: `bbox` (w,s,e,n), `YYYY`/`MM`/`DD` (UTC date of the run clock) and
- * environment variables. Throws naming a variable that is not set, so a missing key is a clear error.
+ * Fills `${NAME}` placeholders: `bbox` (w,s,e,n), `YYYY`/`MM`/`DD` (UTC date of the run clock), the
+ * caller's `extra` ones (a grid feed's `RUN_YYYY` …) and environment variables. Throws naming a variable that is not set, so a missing key is a clear error.
  */
 export function fillPlaceholders(
   template: string,
@@ -24,10 +24,12 @@ export function fillPlaceholders(
   box: readonly number[] | null,
   now: number,
   encode = true,
+  extra: Readonly<Record<string, string>> = {},
 ): string {
   const builtIn: Record<string, string> = {
     ...datePlaceholders(now),
     ...(box ? { bbox: box.join(',') } : {}),
+    ...extra,
   }
   return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, name: string) => {
     const v = builtIn[name] ?? env[name]
