@@ -1,13 +1,25 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
 import type { DeliveryJob, DeliveryLogEntry, Notice } from './deliveryRecords'
-import { deliveryRowMappers, jsonText, type JobRow, type LogRow, type NoticeRow } from './deliveryRows'
+import { insertInto, sqliteCodec as codec } from './rows/codec'
+import {
+  deliveryRowMappers,
+  JOB_COLUMNS,
+  jobToParams,
+  LOG_COLUMNS,
+  logToParams,
+  NOTICE_COLUMNS,
+  noticeToParams,
+  type JobRow,
+  type LogRow,
+  type NoticeRow,
+} from './rows/deliveryRows'
 
 export type { DeliveryJob, DeliveryLogEntry, Notice } from './deliveryRecords'
 
 type NoticeKey = Pick<Notice, 'memberId' | 'alertId' | 'episode'>
 
-const { notice: toNotice, job: toJob, log: toLog } = deliveryRowMappers(jsonText)
+const { notice: toNotice, job: toJob, log: toLog } = deliveryRowMappers(codec)
 
 /** Alert episodes, notices, send jobs and the delivery log (the alert delivery engine's store). */
 export interface DeliveryStore {
@@ -64,13 +76,12 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
   )
   const clear = db.prepare('UPDATE alert_episodes SET active = 0, cleared_at = ? WHERE alert_id = ?')
   const insertNotice = db.prepare(
-    `INSERT OR IGNORE INTO alert_notices (member_id, alert_id, episode, severity, fields, state, queued_at)
-     VALUES (?, ?, ?, ?, ?, 'pending', ?)`,
+    insertInto(codec, 'alert_notices', NOTICE_COLUMNS).replace(/^INSERT/, 'INSERT OR IGNORE'),
   )
-  const noticesIn = db.prepare<[], NoticeRow<string>>(
+  const noticesIn = db.prepare<[], NoticeRow>(
     "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
   )
-  const remindersDue = db.prepare<[number], NoticeRow<string>>(
+  const remindersDue = db.prepare<[number], NoticeRow>(
     "SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? ORDER BY member_id, alert_id",
   )
   const setNotice = db.prepare(
@@ -80,22 +91,16 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
   const acked = db
     .prepare<[string, string], number>('SELECT 1 FROM alert_acks WHERE alert_id = ? AND member_id = ?')
     .pluck()
-  const insertJob = db.prepare(
-    `INSERT INTO delivery_jobs (member_id, channel, kind, alert_ids, recipient, subject, text, link, attempts, next_at, state, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 'queued', ?)`,
-  )
-  const jobsDue = db.prepare<[number], JobRow<string>>(
+  const insertJob = db.prepare(insertInto(codec, 'delivery_jobs', JOB_COLUMNS))
+  const jobsDue = db.prepare<[number], JobRow>(
     "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, id",
   )
   const nextJob = db
     .prepare<[], number>("SELECT min(next_at) FROM delivery_jobs WHERE state = 'queued'")
     .pluck()
   const setJob = db.prepare('UPDATE delivery_jobs SET state = ?, attempts = ?, next_at = ? WHERE id = ?')
-  const insertLog = db.prepare(
-    `INSERT INTO delivery_log (at, job_id, member_id, channel, kind, alert_ids, event, attempt, detail)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  const readLog = db.prepare<[number], LogRow<string>>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT ?')
+  const insertLog = db.prepare(insertInto(codec, 'delivery_log', LOG_COLUMNS))
+  const readLog = db.prepare<[number], LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT ?')
 
   /** Starts an episode for each raised alert and ends the cleared ones; answers the new episodes. */
   const transition = db.transaction((raised: string[], cleared: string[], at: number) => {
@@ -155,10 +160,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
       transition(raised, cleared, at),
     /** Queues a notice; false when the member already has this episode (never told twice). */
     queueNotice(n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>): boolean {
-      return (
-        insertNotice.run(n.memberId, n.alertId, n.episode, n.severity, JSON.stringify(n.fields), n.queuedAt)
-          .changes > 0
-      )
+      return insertNotice.run(noticeToParams(codec, n)).changes > 0
     },
     waitingNotices: (): Notice[] => noticesIn.all().map(toNotice),
     dueReminders: (now: number): Notice[] => remindersDue.all(now).map(toNotice),
@@ -179,18 +181,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
     /** Whether the member acknowledged the alert in the app (alert_acks, migration 080). */
     acknowledged: (memberId: string, alertId: string): boolean => acked.get(alertId, memberId) !== undefined,
     addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): number {
-      const r = insertJob.run(
-        job.memberId,
-        job.channel,
-        job.kind,
-        JSON.stringify(job.alertIds),
-        job.recipient,
-        job.subject,
-        job.text,
-        job.link,
-        job.nextAt,
-        at,
-      )
+      const r = insertJob.run(jobToParams(codec, job, at))
       return Number(r.lastInsertRowid)
     },
     dueJobs: (now: number): DeliveryJob[] => jobsDue.all(now).map(toJob),
@@ -204,17 +195,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
       setJob.run(state, attempts, nextAt, id)
     },
     log(e: Omit<DeliveryLogEntry, 'id'>): void {
-      insertLog.run(
-        e.at,
-        e.jobId,
-        e.memberId,
-        e.channel,
-        e.kind,
-        JSON.stringify(e.alertIds),
-        e.event,
-        e.attempt,
-        e.detail,
-      )
+      insertLog.run(logToParams(codec, e))
     },
     /** Deletes log lines, finished jobs and notices of ended episodes older than `before` (ms). */
     prune: (before: number): void => pruneAll(before),

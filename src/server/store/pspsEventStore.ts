@@ -8,15 +8,19 @@ import {
   type StoredPspsEvent,
 } from './pspsEventRecords'
 import type { DeliveryLogEntry } from './deliveryStore'
-import { deliveryRowMappers, jsonText, type LogRow } from './deliveryRows'
+import { deliveryRowMappers, type LogRow } from './rows/deliveryRows'
 import { auditWriter, type AuditEntry } from './identityStore'
 import {
+  CIRCUIT_COLUMNS,
+  circuitToParams,
+  periodValues,
   pspsEventRowMappers,
   type CircuitRow,
   type EventRow,
   type PeriodRow,
   type PhaseRow,
-} from './pspsEventRows'
+} from './rows/pspsEventRows'
+import { insertInto, sqliteCodec as codec } from './rows/codec'
 
 export type {
   CustomerCounts,
@@ -88,23 +92,20 @@ export function pspsAudit(
 
 export function createPspsEventStore(db: Database.Database): PspsEventStore {
   const writeAudit = auditWriter(db)
-  const rows = pspsEventRowMappers(jsonText)
-  const { log: toLog } = deliveryRowMappers(jsonText)
+  const rows = pspsEventRowMappers(codec)
+  const { log: toLog } = deliveryRowMappers(codec)
   const insertEvent = db.prepare(
     'INSERT INTO psps_events (name, phase, created_at, created_by, updated_at) VALUES (?, ?, ?, ?, ?)',
   )
   const insertPhase = db.prepare(
     'INSERT INTO psps_event_phases (event_id, seq, phase, at, member_id) VALUES (?, ?, ?, ?, ?)',
   )
-  const insertCircuit = db.prepare(
-    `INSERT INTO psps_event_circuits (event_id, circuit, position, customers, medical_baseline, critical_facilities)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  )
+  const insertCircuit = db.prepare(insertInto(codec, 'psps_event_circuits', CIRCUIT_COLUMNS))
   const eventById = db.prepare<[number], EventRow>('SELECT * FROM psps_events WHERE id = ?')
   const phasesOf = db.prepare<[number], PhaseRow>(
     'SELECT * FROM psps_event_phases WHERE event_id = ? ORDER BY seq',
   )
-  const circuitsOf = db.prepare<[number], CircuitRow<string>>(
+  const circuitsOf = db.prepare<[number], CircuitRow>(
     'SELECT * FROM psps_event_circuits WHERE event_id = ? ORDER BY position',
   )
   const periodsOf = db.prepare<[number], PeriodRow>(
@@ -129,37 +130,21 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
        notes = ?, recorded_by = ?, recorded_at = ?
      WHERE event_id = ? AND circuit = ? AND period = ? AND recorded_at = ? AND recorded_by = ?`,
   )
-  const logBetween = db.prepare<[number, number, number], LogRow<string>>(
+  const logBetween = db.prepare<[number, number, number], LogRow>(
     "SELECT * FROM delivery_log WHERE event = 'sent' AND at >= ? AND at < ? ORDER BY at, id LIMIT ?",
   )
 
   const get = (id: number): StoredPspsEvent | null => {
     const e = eventById.get(id)
     if (!e) return null
-    return rows.event(
-      e,
-      phasesOf.all(id),
-      circuitsOf.all(id),
-      periodsOf
-        .all(id)
-        .map((p) => ({ ...p, damage_found: p.damage_found === null ? null : Boolean(p.damage_found) })),
-    )
+    return rows.event(e, phasesOf.all(id), circuitsOf.all(id), periodsOf.all(id))
   }
 
   const create = db.transaction(
     (name: string, circuits: readonly PspsEventCircuitInput[], actor: PspsActor, at: number) => {
       const id = Number(insertEvent.run(name, 'watch', at, actor.memberId, at).lastInsertRowid)
       insertPhase.run(id, 1, 'watch', at, actor.memberId)
-      circuits.forEach((c, i) =>
-        insertCircuit.run(
-          id,
-          c.circuit,
-          i,
-          JSON.stringify(c.customers),
-          c.medicalBaseline,
-          JSON.stringify(c.criticalFacilities),
-        ),
-      )
+      circuits.forEach((c, i) => insertCircuit.run(circuitToParams(codec, id, c, i)))
       writeAudit(
         pspsAudit('psps.event.created', id, actor, at, { name, circuits: circuits.map((c) => c.circuit) }),
       )
@@ -184,16 +169,7 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
       actor: PspsActor,
       at: number,
     ): boolean => {
-      const damage = p.damageFound === null ? null : p.damageFound ? 1 : 0
-      const values = [
-        p.deenergizedAt,
-        p.patrolledAt,
-        p.restoredAt,
-        damage,
-        p.notes,
-        p.recordedBy,
-        p.recordedAt,
-      ]
+      const values = periodValues(codec, p)
       const written =
         replaces === null
           ? insertPeriod.run(id, circuit, p.period, ...values).changes

@@ -1,11 +1,22 @@
-import { deliveryRowMappers, jsonValue, type JobRow, type LogRow, type NoticeRow } from '../../deliveryRows'
+import { insertInto, pgCodec as codec } from '../../rows/codec'
+import {
+  deliveryRowMappers,
+  JOB_COLUMNS,
+  jobToParams,
+  LOG_COLUMNS,
+  logToParams,
+  NOTICE_COLUMNS,
+  noticeToParams,
+  type JobRow,
+  type LogRow,
+  type NoticeRow,
+} from '../../rows/deliveryRows'
 import type { DeliveryJob, DeliveryLogEntry, DeliveryStore, Notice } from '../../deliveryStore'
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe, storableText } from './nulSafe'
-import { pgJson } from './pgJson'
 import { retryConflicts } from './retryConflicts'
 
-const { notice: noticeOf, job: jobOf, log: logOf } = deliveryRowMappers(jsonValue)
+const { notice: noticeOf, job: jobOf, log: logOf } = deliveryRowMappers(codec)
 
 /** A LIMIT as SQLite takes it: negative is no limit. */
 const limitOf = (n: number) => (n < 0 ? null : Math.floor(n))
@@ -64,20 +75,19 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>,
     ): Promise<boolean> {
       const count = await db.run(
-        `INSERT INTO alert_notices (member_id, alert_id, episode, severity, fields, state, queued_at)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6) ON CONFLICT DO NOTHING`,
-        [n.memberId, n.alertId, n.episode, n.severity, pgJson(n.fields), n.queuedAt],
+        `${insertInto(codec, 'alert_notices', NOTICE_COLUMNS)} ON CONFLICT DO NOTHING`,
+        noticeToParams(codec, n),
       )
       return count > 0
     },
     async waitingNotices(): Promise<Notice[]> {
-      const rows = await db.query<NoticeRow<unknown>>(
+      const rows = await db.query<NoticeRow>(
         "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
       )
       return rows.map(noticeOf)
     },
     async dueReminders(now: number): Promise<Notice[]> {
-      const rows = await db.query<NoticeRow<unknown>>(
+      const rows = await db.query<NoticeRow>(
         `SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL
            AND next_reminder_at <= $1 ORDER BY member_id, alert_id`,
         [now],
@@ -108,27 +118,14 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
     },
     async addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): Promise<number> {
       const row = await db.one<{ id: number }>(
-        `INSERT INTO delivery_jobs (member_id, channel, kind, alert_ids, recipient, subject, text, link, attempts,
-           next_at, state, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, 'queued', $10) RETURNING id`,
-        [
-          job.memberId,
-          job.channel,
-          job.kind,
-          pgJson(job.alertIds),
-          job.recipient,
-          job.subject,
-          job.text,
-          job.link,
-          job.nextAt,
-          at,
-        ],
+        `${insertInto(codec, 'delivery_jobs', JOB_COLUMNS)} RETURNING id`,
+        jobToParams(codec, job, at),
       )
       if (!row) throw new Error('delivery job not stored')
       return row.id
     },
     async dueJobs(now: number): Promise<DeliveryJob[]> {
-      const rows = await db.query<JobRow<unknown>>(
+      const rows = await db.query<JobRow>(
         "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= $1 ORDER BY next_at, id",
         [now],
       )
@@ -157,11 +154,7 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       ])
     },
     async log(e: Omit<DeliveryLogEntry, 'id'>): Promise<void> {
-      await db.run(
-        `INSERT INTO delivery_log (at, job_id, member_id, channel, kind, alert_ids, event, attempt, detail)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [e.at, e.jobId, e.memberId, e.channel, e.kind, pgJson(e.alertIds), e.event, e.attempt, e.detail],
-      )
+      await db.run(insertInto(codec, 'delivery_log', LOG_COLUMNS), logToParams(codec, e))
     },
     prune(before: number): Promise<void> {
       return db.tx(async () => {
@@ -178,7 +171,7 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       })
     },
     async recentLog(limit: number): Promise<DeliveryLogEntry[]> {
-      const rows = await db.query<LogRow<unknown>>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT $1', [
+      const rows = await db.query<LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT $1', [
         limitOf(limit),
       ])
       return rows.map(logOf)

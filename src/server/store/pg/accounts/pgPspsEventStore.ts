@@ -1,19 +1,22 @@
-import { deliveryRowMappers, jsonValue, type LogRow } from '../../deliveryRows'
+import { deliveryRowMappers, type LogRow } from '../../rows/deliveryRows'
 import {
+  CIRCUIT_COLUMNS,
+  circuitToParams,
+  periodValues,
   pspsEventRowMappers,
   type CircuitRow,
   type EventRow,
   type PeriodRow,
   type PhaseRow,
-} from '../../pspsEventRows'
+} from '../../rows/pspsEventRows'
+import { insertInto, pgCodec as codec } from '../../rows/codec'
 import { pspsAudit, type PspsEventStore, type StoredPspsEvent } from '../../pspsEventStore'
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe } from './nulSafe'
 import { pgAudit } from './pgAudit'
-import { pgJson } from './pgJson'
 
-const rows = pspsEventRowMappers(jsonValue)
-const { log: logOf } = deliveryRowMappers(jsonValue)
+const rows = pspsEventRowMappers(codec)
+const { log: logOf } = deliveryRowMappers(codec)
 
 /** PSPS events in PostgreSQL (accounts migration 003), audited in identity_audit in the same transaction. */
 export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
@@ -24,10 +27,7 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
     if (!e) return null
     const [phases, circuits, periods] = await Promise.all([
       db.query<PhaseRow>('SELECT * FROM psps_event_phases WHERE event_id = $1 ORDER BY seq', [id]),
-      db.query<CircuitRow<unknown>>(
-        'SELECT * FROM psps_event_circuits WHERE event_id = $1 ORDER BY position',
-        [id],
-      ),
+      db.query<CircuitRow>('SELECT * FROM psps_event_circuits WHERE event_id = $1 ORDER BY position', [id]),
       db.query<PeriodRow>('SELECT * FROM psps_circuit_periods WHERE event_id = $1 ORDER BY circuit, period', [
         id,
       ]),
@@ -50,9 +50,8 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
         )
         for (const [i, c] of circuits.entries())
           await db.run(
-            `INSERT INTO psps_event_circuits (event_id, circuit, position, customers, medical_baseline, critical_facilities)
-             VALUES ($1, $2, $3, $4, $5, $6)`,
-            [created.id, c.circuit, i, pgJson(c.customers), c.medicalBaseline, pgJson(c.criticalFacilities)],
+            insertInto(codec, 'psps_event_circuits', CIRCUIT_COLUMNS),
+            circuitToParams(codec, created.id, c, i),
           )
         await pgAudit(
           db,
@@ -94,15 +93,7 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
     },
     savePeriod(id, circuit, p, replaces, detail, actor, at) {
       return db.tx(async () => {
-        const values = [
-          p.deenergizedAt,
-          p.patrolledAt,
-          p.restoredAt,
-          p.damageFound,
-          p.notes,
-          p.recordedBy,
-          p.recordedAt,
-        ]
+        const values = periodValues(codec, p)
         // The UPDATE holds the period's row lock to the commit; a second insert of one period waits, then does nothing.
         const written =
           replaces === null
@@ -128,7 +119,7 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
       })
     },
     async deliveries(from, to, limit) {
-      const found = await db.query<LogRow<unknown>>(
+      const found = await db.query<LogRow>(
         "SELECT * FROM delivery_log WHERE event = 'sent' AND at >= $1 AND at < $2 ORDER BY at, id LIMIT $3",
         [from, to, limit],
       )

@@ -1,15 +1,17 @@
 import type {
   CustomerCounts,
   DeenergizationPeriod,
+  PspsEventCircuitInput,
   PspsEventSummary,
   PspsPhase,
   PspsPhaseChange,
   StoredPspsEvent,
-} from './pspsEventRecords'
+} from '../pspsEventRecords'
+import type { ColumnCodec } from './codec'
 
 /**
- * The PSPS event tables' rows as both stores read them, and their mapping to records. `J` is how a
- * JSON column arrives: text from SQLite, the parsed value from PostgreSQL's jsonb.
+ * The PSPS event tables' rows as both stores read them, their mapping to records and back to
+ * statement parameters. JSON and boolean columns (`unknown` here) go through the dialect's codec.
  */
 export interface EventRow {
   id: number
@@ -28,13 +30,13 @@ export interface PhaseRow {
   member_id: string
 }
 
-export interface CircuitRow<J> {
+export interface CircuitRow {
   event_id: number
   circuit: string
   position: number
-  customers: J
+  customers: unknown
   medical_baseline: number | null
-  critical_facilities: J
+  critical_facilities: unknown
 }
 
 export interface PeriodRow {
@@ -44,7 +46,7 @@ export interface PeriodRow {
   deenergized_at: number
   patrolled_at: number | null
   restored_at: number | null
-  damage_found: boolean | null
+  damage_found: unknown
   notes: string | null
   recorded_by: string
   recorded_at: number
@@ -70,19 +72,20 @@ function facilitiesOf(v: unknown): Record<string, number> {
   return out
 }
 
-const periodOf = (r: PeriodRow): DeenergizationPeriod => ({
+const periodOf = (c: ColumnCodec, r: PeriodRow): DeenergizationPeriod => ({
   period: r.period,
   deenergizedAt: r.deenergized_at,
   patrolledAt: r.patrolled_at,
   restoredAt: r.restored_at,
-  damageFound: r.damage_found,
+  damageFound: r.damage_found === null ? null : c.bool(r.damage_found),
   notes: r.notes,
   recordedBy: r.recorded_by,
   recordedAt: r.recorded_at,
 })
 
-/** Row → record mappers for a store whose JSON columns `json` decodes. */
-export function pspsEventRowMappers<J>(json: (column: J) => unknown) {
+/** Row → record mappers for a store whose JSON and boolean columns the codec `c` decodes. */
+export function pspsEventRowMappers(c: ColumnCodec) {
+  const json = (column: unknown): unknown => c.jsonOrNull(column)
   return {
     summary: (r: EventRow & { circuit_count: number }): PspsEventSummary => ({
       id: r.id,
@@ -93,11 +96,11 @@ export function pspsEventRowMappers<J>(json: (column: J) => unknown) {
       updatedAt: r.updated_at,
       circuitCount: Number(r.circuit_count),
     }),
-    event(e: EventRow, phases: PhaseRow[], circuits: CircuitRow<J>[], periods: PeriodRow[]): StoredPspsEvent {
+    event(e: EventRow, phases: PhaseRow[], circuits: CircuitRow[], periods: PeriodRow[]): StoredPspsEvent {
       const byCircuit = new Map<string, DeenergizationPeriod[]>()
       for (const p of periods) {
         const list = byCircuit.get(p.circuit) ?? []
-        list.push(periodOf(p))
+        list.push(periodOf(c, p))
         byCircuit.set(p.circuit, list)
       }
       return {
@@ -112,14 +115,48 @@ export function pspsEventRowMappers<J>(json: (column: J) => unknown) {
           at: p.at,
           by: p.member_id,
         })),
-        circuits: circuits.map((c) => ({
-          circuit: c.circuit,
-          customers: customersOf(json(c.customers)),
-          medicalBaseline: c.medical_baseline,
-          criticalFacilities: facilitiesOf(json(c.critical_facilities)),
-          periods: (byCircuit.get(c.circuit) ?? []).sort((a, b) => a.period - b.period),
+        circuits: circuits.map((r) => ({
+          circuit: r.circuit,
+          customers: customersOf(json(r.customers)),
+          medicalBaseline: r.medical_baseline,
+          criticalFacilities: facilitiesOf(json(r.critical_facilities)),
+          periods: (byCircuit.get(r.circuit) ?? []).sort((a, b) => a.period - b.period),
         })),
       }
     },
   }
 }
+
+export const CIRCUIT_COLUMNS = [
+  'event_id',
+  'circuit',
+  'position',
+  'customers',
+  'medical_baseline',
+  'critical_facilities',
+] as const
+
+export const circuitToParams = (
+  c: ColumnCodec,
+  eventId: number,
+  circuit: PspsEventCircuitInput,
+  position: number,
+): unknown[] => [
+  eventId,
+  circuit.circuit,
+  position,
+  c.jsonParam(circuit.customers),
+  circuit.medicalBaseline,
+  c.jsonParam(circuit.criticalFacilities),
+]
+
+/** A period's values in the order of `deenergized_at, patrolled_at, restored_at, damage_found, notes, recorded_by, recorded_at`. */
+export const periodValues = (c: ColumnCodec, p: DeenergizationPeriod): unknown[] => [
+  p.deenergizedAt,
+  p.patrolledAt,
+  p.restoredAt,
+  p.damageFound === null ? null : c.boolParam(p.damageFound),
+  p.notes,
+  p.recordedBy,
+  p.recordedAt,
+]
