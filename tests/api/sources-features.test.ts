@@ -71,6 +71,13 @@ beforeAll(async () => {
         ? 'json'
         : null
     if (url.pathname.startsWith('/down/')) return void res.writeHead(503).end('maintenance')
+    if (url.pathname.startsWith('/silent/')) return // never answers
+    if (url.pathname.startsWith('/big/')) {
+      res.writeHead(200, { 'content-type': 'application/geo+json' })
+      return void res.end(
+        JSON.stringify({ type: 'FeatureCollection', features: [], pad: 'x'.repeat(50_000) }),
+      )
+    }
     if (f !== wanted) {
       res.writeHead(400, { 'content-type': 'application/json' })
       return void res.end(
@@ -155,6 +162,8 @@ beforeAll(async () => {
     spelled('plain_ogc', 'plain'),
     spelled('down_ogc', 'down'),
     spelled('elsewhere_ogc', 'elsewhere'),
+    { ...spelled('silent_ogc', 'silent'), timeoutMs: 300 },
+    { ...spelled('big_ogc', 'big'), maxBytes: 10_000 },
   ]
   t = await sourcesApp({
     sources: [],
@@ -613,6 +622,21 @@ describe('ogc-features (our own OGC API server as the upstream)', () => {
     }
     // The operators select different rows (the comparison really reached the server).
     expect(totals.size).toBeGreaterThan(2)
+  })
+
+  it('a per-source timeout is a 504 JSON, a body above maxBytes a 502 JSON, for records and tiles', async () => {
+    for (const path of ['records?limit=5', 'tiles/5/6/12']) {
+      const slow = await get(`/api/sources/silent_ogc/${path}`)
+      expect(slow.statusCode, path).toBe(504)
+      expect(slow.json(), path).toMatchObject({
+        source: 'silent_ogc',
+        message: 'upstream did not answer within 300 ms',
+      })
+      const big = await get(`/api/sources/big_ogc/${path}`)
+      expect(big.statusCode, path).toBe(502)
+      expect(big.json(), path).toMatchObject({ source: 'big_ogc' })
+      expect(big.json().message, path).toMatch(/above this source's limit of 10000/)
+    }
   })
 
   it('a next link to another host is refused (502 JSON), never followed', async () => {
