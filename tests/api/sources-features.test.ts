@@ -260,6 +260,18 @@ describe('arcgis-featureserver as vector tiles (Koop)', () => {
     expect(q.searchParams.get('f')).toBe('geojson')
   })
 
+  it('20 concurrent identical cold tile requests make one upstream query, and all get the same tile', async () => {
+    const [lon, lat] = (points[0]!.geometry as Point).coordinates as [number, number]
+    const cold = tileOf(lon, lat, 13)
+    koop.reset()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => get(`/api/sources/assets_fs/tiles/${cold.join('/')}`)),
+    )
+    for (const a of answers) expect(a.statusCode).toBe(200)
+    for (const a of answers) expect(a.rawPayload.equals(answers[0]!.rawPayload)).toBe(true)
+    expect(queries()).toHaveLength(1)
+  })
+
   it('without extension the same tile; a tile with no features is 204', async () => {
     const res = await get(`/api/sources/assets_fs/tiles/${tile.join('/')}`)
     expect(res.statusCode).toBe(200)
