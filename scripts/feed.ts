@@ -7,6 +7,7 @@ import { feedsConfig, type FeedsConfig } from '../src/shared/config'
 import { progressBar } from '../src/server/progressBar'
 import { formatSummary } from '../src/server/feeds/formatSummary'
 import { runFeed } from '../src/server/feeds/runFeed'
+import { runGridFeed } from '../src/server/feeds/runGridFeed'
 import { catalogFrom, defaultCatalog, type Catalog } from '../src/server/store/catalog'
 import { openAppStoreOrExit } from '../src/server/store/openAppStore'
 import { saveTileData } from '../src/server/tiles/saveTileData'
@@ -47,8 +48,12 @@ if (configDir) {
   config = compiled.config.feeds
   catalog = catalogFrom(compiled.config.layers, compiled.config.tables)
 }
+const gridFeed = (config.gridFeeds ?? []).find((f) => f.id === feedId)
 const feed = config.feeds.find((f) => f.id === feedId)
-if (!feed) fail(`unknown feed '${feedId}' (declared: ${config.feeds.map((f) => f.id).join(', ')})`)
+if (!feed && !gridFeed)
+  fail(
+    `unknown feed '${feedId}' (declared: ${[...config.feeds, ...(config.gridFeeds ?? [])].map((f) => f.id).join(', ')})`,
+  )
 
 let bbox: number[] | undefined
 if (options.has('bbox')) {
@@ -69,6 +74,29 @@ if (Number.isNaN(now)) fail(`--now must be an ISO 8601 time, got '${options.get(
 const opened = await openAppStoreOrExit(process.env, catalog, { dataDir: options.get('data-dir') })
 const store = opened.store
 const where = opened.kind === 'postgres' ? opened.where : opened.settings.dataDir
+if (gridFeed) {
+  // A grid feed (docs/grids.md): the newest published run (or --file) imported into its grid.
+  if (options.has('url') || options.has('bbox')) fail('a grid feed reads its own URL or --file only')
+  try {
+    process.stderr.write(
+      `${gridFeed.id}: reading ${options.get('file') ?? gridFeed.source.url ?? gridFeed.source.file ?? ''} (${gridFeed.format}) …\n`,
+    )
+    const result = await runGridFeed({ store, config, now }, gridFeed, { file: options.get('file') })
+    if (!result.ok) {
+      console.error(`grid feed failed, ${gridFeed.grid} unchanged: ${result.error}`)
+      process.exitCode = 1
+    } else {
+      const g = result.summary.grid
+      console.log(
+        `${gridFeed.id} → ${g.grids.join(', ')}: ${g.hours} hour(s) ${g.nx}×${g.ny}, run ${g.refTime ?? g.run ?? 'unknown'}, valid ${g.validTimes[0] ?? '–'} … ${g.validTimes.at(-1) ?? '–'} (${where})`,
+      )
+    }
+  } finally {
+    await store.close()
+  }
+  process.exit()
+}
+if (!feed) throw new Error('unreachable')
 const bar = progressBar()
 try {
   const from = options.get('file') ?? options.get('url') ?? feed.source.file ?? feed.source.url ?? ''

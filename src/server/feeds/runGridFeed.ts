@@ -358,7 +358,10 @@ export async function runGridFeed(
           times = g.times
           summary = g.summary
         }
-        for (const [id, hours] of rasters) await ctx.store.grids.replaceGrid(id, hours, source, times)
+        // Reverse order: wind_v before wind_u, whose version names the wind tileset, so a client that
+        // sees the new tileset id reads both new components.
+        for (const [id, hours] of [...rasters].reverse())
+          await ctx.store.grids.replaceGrid(id, hours, source, times)
         const hours = times.validTimes.length || summary.hours
         const info: GridFeedRunInfo = {
           grids: [...rasters.keys()],
