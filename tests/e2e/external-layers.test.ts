@@ -431,7 +431,7 @@ async function clickOnZone(): Promise<void> {
 const ZONES_INFO = '/api/sources/utility_gis_zones_wms/info'
 const VEGETATION_INFO = '/api/sources/utility_gis_vegetation_cog/info'
 
-describe('popups of switched-off and hidden layers', () => {
+describe('popups of a switched-off layer', () => {
   // The COG under the zone answers every point: its popup shows that the click was handled, and
   // the zones' WMS (above it in the sidebar, so asked first) was or was not asked.
   it('asks nothing of the WMS once it is switched off: the click shows the COG beneath it', async () => {
@@ -451,39 +451,6 @@ describe('popups of switched-off and hidden layers', () => {
     } finally {
       info.stop()
       await setLayerVisible(page, 'utility_gis_vegetation', false)
-    }
-  })
-
-  it('asks nothing of a layer hidden because its source is not configured, even when a shared link switches it on', async () => {
-    // The server here has the WMS configured; its status answer is changed on the way to the
-    // browser to read as that of a server without EMBERLINE_UTILITY_WMS_URL (configured: false).
-    await page.route('**/api/sources/status', async (route) => {
-      const response = await route.fetch()
-      const body = (await response.json()) as { sources: { id: string; configured?: boolean }[] }
-      for (const s of body.sources) if (s.id === 'utility_gis_zones_wms') s.configured = false
-      await route.fulfill({ response, json: body })
-    })
-    const info = recordInfoRequests(page)
-    try {
-      // The map screen's own path (the root redirects, dropping the query).
-      const { pathname } = new URL(page.url())
-      await page.goto(`${server.url}${pathname}?layers=utility_gis_zones,utility_gis_vegetation`)
-      await waitForMap(page)
-      await page.waitForSelector(mapSelectors.layerRow('utility_gis_vegetation'), { timeout: 15_000 })
-      expect(await page.locator(mapSelectors.layerRow('utility_gis_zones')).count()).toBe(0)
-      expect(
-        await eventually(async () => (await paintedPixels(page, 'utility_gis_vegetation')) > 50, 20_000),
-      ).toBe(true)
-      await clickOnZone()
-      await page.waitForSelector(`${mapSelectors.popup}:has-text("Vegetation Survey")`, { timeout: 15_000 })
-      expect(await page.textContent(mapSelectors.popup)).not.toContain('Jemez')
-      expect(info.paths).toContain(VEGETATION_INFO)
-      expect(info.paths).not.toContain(ZONES_INFO)
-    } finally {
-      info.stop()
-      await page.unrouteAll({ behavior: 'ignoreErrors' })
-      await page.goto(`${server.url}/`)
-      await waitForMap(page)
     }
   })
 })
@@ -545,5 +512,39 @@ describe('when the archive server stops', () => {
     await archives.start()
     await page.waitForSelector(badge, { state: 'detached', timeout: 25_000 })
     expect(await eventually(async () => (await paintedPixels(page, id)) > 50, 15_000)).toBe(true)
+  })
+})
+
+// Last: it reloads the page with the shared link (which sources are configured is read once).
+describe('a layer hidden because its source is not configured', () => {
+  it('is not asked on a click, even when a shared link switches it on', async () => {
+    // The server here has the WMS configured; its status answer is changed on the way to the
+    // browser to read as that of a server without EMBERLINE_UTILITY_WMS_URL (configured: false).
+    await page.route('**/api/sources/status', async (route) => {
+      const response = await route.fetch()
+      const body = (await response.json()) as { sources: { id: string; configured?: boolean }[] }
+      for (const s of body.sources) if (s.id === 'utility_gis_zones_wms') s.configured = false
+      await route.fulfill({ response, json: body })
+    })
+    const info = recordInfoRequests(page)
+    try {
+      // The map screen's own path (the root redirects, dropping the query).
+      const { pathname } = new URL(page.url())
+      await page.goto(`${server.url}${pathname}?layers=utility_gis_zones,utility_gis_vegetation`)
+      await waitForMap(page)
+      await page.waitForSelector(mapSelectors.layerRow('utility_gis_vegetation'), { timeout: 15_000 })
+      expect(await page.locator(mapSelectors.layerRow('utility_gis_zones')).count()).toBe(0)
+      expect(
+        await eventually(async () => (await paintedPixels(page, 'utility_gis_vegetation')) > 50, 20_000),
+      ).toBe(true)
+      await clickOnZone()
+      await page.waitForSelector(`${mapSelectors.popup}:has-text("Vegetation Survey")`, { timeout: 15_000 })
+      expect(await page.textContent(mapSelectors.popup)).not.toContain('Jemez')
+      expect(info.paths).toContain(VEGETATION_INFO)
+      expect(info.paths).not.toContain(ZONES_INFO)
+    } finally {
+      info.stop()
+      await page.unrouteAll({ behavior: 'ignoreErrors' })
+    }
   })
 })
