@@ -5,7 +5,7 @@ import { fireLandscape } from '../../src/server/fire/landscape'
 import { FireBatchPool } from '../../src/server/fire/runs/fireBatchPool'
 import { loadRunInputs, runInputsSource } from '../../src/server/fire/runs/fireRunInputs'
 import { DEFAULT_FIRE_RUN_SETTINGS, type FireRunSettings } from '../../src/server/fire/runs/fireRunSettings'
-import { runInputs } from '../../src/server/fire/runs/planFireRun'
+import { planFireRun, readPlan, runInputs } from '../../src/server/fire/runs/planFireRun'
 import { windowSettings } from '../../src/server/grids/gridCatalog'
 import type { GridRaster } from '../../src/server/grids/gridRaster'
 import { WIND_U_GRID, WIND_V_GRID } from '../../src/server/grids/windGrid'
@@ -80,6 +80,35 @@ beforeAll(async () => {
       square(-106.59 + (i % 12) * 0.002, 35.02 + Math.floor(i / 12) * 0.006),
     ),
   )
+  // Two circuits' lines (a third line without a circuit places no ignitions).
+  const line = (coordinates: number[][], identifier: string) => ({
+    geometry: { type: 'LineString' as const, coordinates },
+    properties: { identifier },
+  })
+  await store.replaceDataset('distribution_lines', [
+    line(
+      [
+        [-106.61, 35.03],
+        [-106.55, 35.03],
+        [-106.55, 35.06],
+      ],
+      'C-1',
+    ),
+    line(
+      [
+        [-106.53, 35.02],
+        [-106.52, 35.08],
+      ],
+      'C-2',
+    ),
+    line(
+      [
+        [-106.6, 35.09],
+        [-106.51, 35.09],
+      ],
+      '',
+    ),
+  ])
   await store.replaceDataset('critical_infrastructure', [
     { geometry: { type: 'Point' as const, coordinates: [-106.57, 35.04] }, properties: {} },
   ])
@@ -157,5 +186,45 @@ describe('a consequence run’s inputs, read by the worker', () => {
     } finally {
       await pool.close()
     }
+  }, 60_000)
+
+  it('the run is planned by a worker thread too: the same ignitions, hours and provenance as read here', async () => {
+    const now = new Date(REFERENCE)
+    // The server thread may not read the grids or the lines: only the worker can have planned it.
+    const grids = store.grids
+    const serverThread = new Proxy(store, {
+      get(target, key) {
+        if (key === 'allFeatures') return () => Promise.reject(new Error('lines read on the server thread'))
+        if (key === 'grids')
+          return {
+            version: (id: string) => grids.version(id),
+            grid: () => Promise.reject(new Error('grids read on the server thread')),
+            list: () => Promise.reject(new Error('grids read on the server thread')),
+          }
+        const value: unknown = Reflect.get(target, key, target)
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+      },
+    })
+    const planned = await planFireRun(serverThread, SETTINGS, windowSettings(true), 'admin', 'tester', now)
+    const start = new Date(planned.referenceTime)
+    const here = await readPlan(
+      store.grids,
+      async function* (dataset) {
+        if (store.dataset(dataset)) yield await store.allFeatures(dataset)
+      },
+      SETTINGS,
+      start,
+    )
+    // 500 m spacing: the first line is ≈ 8.8 km long, the second ≈ 6.7 km; the third has no circuit.
+    expect(here.ignitions.length).toBeGreaterThan(25)
+    expect(new Set(here.ignitions.map((i) => i.circuit))).toEqual(new Set(['C-1', 'C-2']))
+    const batched = planned.batches.filter((b) => b.startHour === 0).flatMap((b) => b.ignitions)
+    expect(batched).toEqual(here.ignitions)
+    expect(planned.settings.windHours).toBe(here.windHours)
+    expect(planned.provenance).toMatchObject({
+      ...here.described,
+      grids: here.grids,
+      ignitions: here.ignitions.length,
+    })
   }, 60_000)
 })

@@ -1,12 +1,15 @@
-import type { AppStore } from '../../store/AppStore'
+import type { AppStore, GridStorage } from '../../store/AppStore'
+import type { OgcFeatureRow } from '../../store/ogcFeatures'
+import { featureSourceOf } from '../../store/openStoreFile'
 import { decodeParts, partsToGeometry } from '../../store/geometryCodec'
 import { windowStart, type WindowSettings } from '../../grids/forecastWindow'
 import { WIND_U_GRID } from '../../grids/windGrid'
-import { ignitionPoints, type ConsequenceAssets, type OverheadLine } from '../consequence'
-import { openFireLandscape, type FireLandscape } from '../landscape'
+import { ignitionPoints, type ConsequenceAssets, type Ignition, type OverheadLine } from '../consequence'
+import { openFireLandscape, type FireLandscape, type FireLandscapeData } from '../landscape'
 import type { NewFireBatch, NewFireRun, FireRunTrigger } from '../../store/fireRunStore'
 import type { FireRunInputs } from './fireBatchProtocol'
-import type { FireRunSettings } from './fireRunSettings'
+import type { FireRunLines, FireRunSettings } from './fireRunSettings'
+import { readPlanInWorker } from './readPlanInWorker'
 
 const HOUR_MS = 3_600_000
 
@@ -22,17 +25,25 @@ export async function currentLandscape(
   return { landscape, start }
 }
 
+/** A line dataset's features, as the planner reads them (all at once, or in chunks from a worker). */
+export type LineRows = (dataset: string) => AsyncIterable<readonly OgcFeatureRow[]>
+
 /** Every line of the configured line datasets with its circuit. */
-export async function overheadLines(store: AppStore, settings: FireRunSettings): Promise<OverheadLine[]> {
+export async function overheadLines(
+  lines: readonly FireRunLines[],
+  rowsOf: LineRows,
+): Promise<OverheadLine[]> {
   const out: OverheadLine[] = []
-  for (const l of settings.lines) {
-    for (const f of await store.allFeatures(l.dataset)) {
-      const circuit = f.properties[l.circuitField]
-      if (circuit === null || circuit === undefined || circuit === '') continue
-      if (l.overhead && !l.overhead.values.includes(String(f.properties[l.overhead.field] ?? ''))) continue
-      const g = partsToGeometry(decodeParts(f.geom), 'line')
-      if (g.type !== 'LineString' && g.type !== 'MultiLineString') continue
-      out.push({ circuit: String(circuit), lineId: `${l.dataset}/${f.id}`, coordinates: g.coordinates })
+  for (const l of lines) {
+    for await (const rows of rowsOf(l.dataset)) {
+      for (const f of rows) {
+        const circuit = f.properties[l.circuitField]
+        if (circuit === null || circuit === undefined || circuit === '') continue
+        if (l.overhead && !l.overhead.values.includes(String(f.properties[l.overhead.field] ?? ''))) continue
+        const g = partsToGeometry(decodeParts(f.geom), 'line')
+        if (g.type !== 'LineString' && g.type !== 'MultiLineString') continue
+        out.push({ circuit: String(circuit), lineId: `${l.dataset}/${f.id}`, coordinates: g.coordinates })
+      }
     }
   }
   return out
@@ -46,7 +57,36 @@ export function startHours(settings: FireRunSettings, windHours: number): number
   return hours
 }
 
-/** The run to record: its ignitions in batches of `batchSize`, one forecast start per batch. */
+/** What planning reads from the store: the landscape's description and the ignitions. */
+export interface PlanReading {
+  windHours: number
+  described: ReturnType<FireLandscape['describe']>
+  grids: FireLandscapeData['provenance']
+  ignitions: Ignition[]
+}
+
+/** Reads what a plan needs (on the server thread, or in a planning worker over its own connection). */
+export async function readPlan(
+  grids: Pick<GridStorage, 'grid' | 'list'>,
+  rowsOf: LineRows,
+  settings: Pick<FireRunSettings, 'landscape' | 'lines' | 'spacingM'>,
+  start: Date,
+): Promise<PlanReading> {
+  const landscape = await openFireLandscape({ grids }, { ...settings.landscape, windowStart: start })
+  const ignitions = ignitionPoints(await overheadLines(settings.lines, rowsOf), settings.spacingM)
+  return {
+    windHours: landscape.windHours,
+    described: landscape.describe(),
+    grids: landscape.data.provenance,
+    ignitions,
+  }
+}
+
+/**
+ * The run to record: its ignitions in batches of `batchSize`, one forecast start per batch. The
+ * grids and lines are read and the ignitions placed by a planning worker thread when the store can
+ * be opened from one (firePlanWorker.ts), so a run's planning never stalls tiles or sign-in.
+ */
 export async function planFireRun(
   store: AppStore,
   settings: FireRunSettings,
@@ -55,16 +95,36 @@ export async function planFireRun(
   requestedBy: string | null,
   now = new Date(),
 ): Promise<NewFireRun> {
-  const { landscape, start } = await currentLandscape(store, settings, window, now)
-  const ignitions = ignitionPoints(await overheadLines(store, settings), settings.spacingM)
-  const hours = startHours(settings, landscape.windHours)
+  const start = windowStart(now, window)
+  const source = featureSourceOf(store)
+  const reading = source
+    ? await readPlanInWorker({
+        store: source,
+        settings: { landscape: settings.landscape, lines: settings.lines, spacingM: settings.spacingM },
+        lineDatasets: Object.fromEntries(
+          settings.lines.flatMap((l) => {
+            const d = store.dataset(l.dataset)
+            return d ? [[l.dataset, d]] : []
+          }),
+        ),
+        start: start.toISOString(),
+      })
+    : await readPlan(
+        store.grids,
+        async function* (dataset) {
+          if (store.dataset(dataset)) yield await store.allFeatures(dataset)
+        },
+        settings,
+        start,
+      )
+  const { ignitions, described } = reading
+  const hours = startHours(settings, reading.windHours)
   const batches: NewFireBatch[] = []
   for (const h of hours) {
     const startTime = new Date(start.getTime() + h * HOUR_MS).toISOString()
     for (let i = 0; i < ignitions.length; i += settings.batchSize)
       batches.push({ startHour: h, startTime, ignitions: ignitions.slice(i, i + settings.batchSize) })
   }
-  const described = landscape.describe()
   const windVersion = (await store.grids.version(settings.landscape.windUGrid ?? WIND_U_GRID)) ?? null
   return {
     trigger,
@@ -77,7 +137,7 @@ export async function planFireRun(
       hours: settings.hours,
       everyHours: settings.everyHours,
       batchSize: settings.batchSize,
-      windHours: landscape.windHours,
+      windHours: reading.windHours,
       ...(settings.cellSizeM ? { cellSizeM: settings.cellSizeM } : {}),
       ...(settings.windowHalfSizeM ? { windowHalfSizeM: settings.windowHalfSizeM } : {}),
     },
@@ -87,7 +147,7 @@ export async function planFireRun(
       wind: described.wind,
       canopy: described.canopy,
       summary: described.summary,
-      grids: landscape.data.provenance,
+      grids: reading.grids,
       lines: settings.lines.map((l) => l.dataset),
       ignitions: ignitions.length,
     },
