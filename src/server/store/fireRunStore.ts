@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
+import { insertInto, sqliteCodec } from './rows/codec'
 
 // The job table of the territory's fire consequence run (migration 150; PostgreSQL data/004):
 // runs, their batches of ignitions (one forecast start each), the results per ignition and per
@@ -232,6 +233,37 @@ export function progressOf(run: FireRunRow, rows: readonly BatchCountRow[]): Fir
   return { ...run, batches, servers: [...servers.values()].sort((a, b) => a.server.localeCompare(b.server)) }
 }
 
+/** The columns of a new run (running), as both stores insert it; JSON columns are text in both. */
+export const FIRE_RUN_COLUMNS = [
+  'status',
+  'trigger',
+  'requested_by',
+  'wind_version',
+  'reference_time',
+  'start_hours',
+  'settings',
+  'provenance',
+  'batches_total',
+  'ignitions_total',
+  'created_at',
+] as const
+
+export function fireRunToParams(run: NewFireRun): unknown[] {
+  return [
+    'running',
+    run.trigger,
+    run.requestedBy,
+    run.windVersion,
+    run.referenceTime,
+    JSON.stringify(run.startHours),
+    JSON.stringify(run.settings),
+    JSON.stringify(run.provenance),
+    run.batches.length,
+    run.batches.reduce((n, b) => n + b.ignitions.length, 0),
+    run.createdAt,
+  ]
+}
+
 const ACTIVE = `'running'`
 
 /** The SQLite job table: the one process's worker loop claims batches in a write transaction. */
@@ -246,25 +278,9 @@ export class FireRunStore implements FireRunStorage {
           .pluck()
           .get() as number | undefined
         if (active !== undefined) return { id: active, created: false }
-        const ignitions = run.batches.reduce((n, b) => n + b.ignitions.length, 0)
         const id = Number(
-          this.db
-            .prepare(
-              `INSERT INTO fire_runs (status, trigger, requested_by, wind_version, reference_time, start_hours, settings,
-             provenance, batches_total, ignitions_total, created_at) VALUES ('running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            )
-            .run(
-              run.trigger,
-              run.requestedBy,
-              run.windVersion,
-              run.referenceTime,
-              JSON.stringify(run.startHours),
-              JSON.stringify(run.settings),
-              JSON.stringify(run.provenance),
-              run.batches.length,
-              ignitions,
-              run.createdAt,
-            ).lastInsertRowid,
+          this.db.prepare(insertInto(sqliteCodec, 'fire_runs', FIRE_RUN_COLUMNS)).run(fireRunToParams(run))
+            .lastInsertRowid,
         )
         const put = this.db.prepare(
           'INSERT INTO fire_run_batches (run_id, seq, start_hour, start_time, ignitions) VALUES (?, ?, ?, ?, ?)',

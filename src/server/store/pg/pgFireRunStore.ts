@@ -11,6 +11,8 @@ import type {
 } from '../fireRunStore'
 import {
   claimed,
+  FIRE_RUN_COLUMNS,
+  fireRunToParams,
   progressOf,
   toFireRun,
   toIgnitionResult,
@@ -20,6 +22,7 @@ import {
   type IgnitionDbRow,
 } from '../fireRunStore'
 import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
+import { insertInto, pgCodec } from '../rows/codec'
 
 /** Second key of the advisory lock that serialises run creation (one running run at a time). */
 const CREATE_RUN_LOCK = 1101
@@ -40,23 +43,9 @@ export class PgFireRunStore implements FireRunStorage {
         `SELECT id FROM fire_runs WHERE status = 'running' ORDER BY id LIMIT 1`,
       )
       if (active) return { id: Number(active.id), created: false }
-      const ignitions = run.batches.reduce((n, b) => n + b.ignitions.length, 0)
       const row = await this.db.one<{ id: number }>(
-        `INSERT INTO fire_runs (status, trigger, requested_by, wind_version, reference_time, start_hours, settings,
-         provenance, batches_total, ignitions_total, created_at) VALUES ('running', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-         RETURNING id`,
-        [
-          run.trigger,
-          run.requestedBy,
-          run.windVersion,
-          run.referenceTime,
-          JSON.stringify(run.startHours),
-          JSON.stringify(run.settings),
-          JSON.stringify(run.provenance),
-          run.batches.length,
-          ignitions,
-          run.createdAt,
-        ],
+        `${insertInto(pgCodec, 'fire_runs', FIRE_RUN_COLUMNS)} RETURNING id`,
+        fireRunToParams(run),
       )
       const id = Number(row?.id)
       if (run.batches.length > 0)
