@@ -7,6 +7,8 @@ import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
 import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
 import { serverSettings } from '../../src/server/appSettings'
 import { SharedArchives } from '../../src/server/tiles/sharedArchives'
+import { TileCache } from '../../src/server/tiles/tileCache'
+import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
 import { spatialIndex, buildTileDataYielding } from '../../src/server/tiles/tileData'
 import { squareRing } from '../../src/server/tiles/testing/archiveTesting'
 import { ARCHIVE_POLICY } from '../../src/server/tiles/tilePolicy'
@@ -128,5 +130,23 @@ describe('local copy of a shared archive set', () => {
     const readsBefore = copying.shared.reads
     await compare(2)
     expect(copying.shared.reads).toBe(readsBefore)
+  }, 30_000)
+
+  it('keeps archived tiles and tiles cut on request in one cache (one budget, tiles.cacheMaxMB)', async () => {
+    const store = await openPgStore(pg.url, catalog)
+    stores.push(store)
+    const settings = serverSettings().tiles
+    const cache = new TileCache(store, settings)
+    const shared = tileIndexesOf(store).shared
+    expect(shared?.cache.maxSize).toBe(settings.maxCacheBytes)
+    const [first] = await keys(store, 2)
+    const [z, x, y] = first!
+    const archived = await cache.get(source, z, x, y)
+    expect(shared?.reads).toBe(1)
+    // z15 is cut on request; it lands in the very cache the archived tile is in.
+    const cut = await cache.get(source, 15, 6681, 12957)
+    expect(cut.etag).not.toBe(archived.etag)
+    expect(shared?.cache.size).toBe(2)
+    expect(shared?.cache.has(`homes_mvt@2/15/6681/12957`)).toBe(true)
   }, 30_000)
 })

@@ -31,6 +31,9 @@ const WRITE_BATCH = 1000
 /** How long in-process rendering works before letting requests run. */
 const SLICE_MS = 8
 
+/** Prefix of this class's keys in a cache shared with the tiles cut on request. */
+const SHARED_KEY = 'shared:'
+
 /** How often a leader retries a render lock another renderer holds. */
 const LOCK_RETRY_MS = 250
 
@@ -62,7 +65,8 @@ export interface SharedRender {
 export class SharedArchives {
   private readonly served = new Map<string, Served | null>()
   private readonly loading = new Map<string, Promise<Served | null>>()
-  private readonly lru: LRUCache<string, ServedTile>
+  /** The tiles served, until `shareCache` hands this server's one tile cache over. */
+  private lru: LRUCache<string, ServedTile>
   private readonly pending = new Map<string, Promise<ServedTile>>()
   private readonly renders = new Map<string, Promise<void>>()
   /** Whether this server renders (the cluster's leader); set by `renderWhen`. */
@@ -92,6 +96,19 @@ export class SharedArchives {
       maxSize: Math.max(1, options.maxCacheBytes),
       sizeCalculation: (t) => 200 + (t.gz?.length ?? 0) + (t.raw?.length ?? 0),
     })
+  }
+
+  /**
+   * Keeps the served tiles in `cache` (the server's tile cache, bounded by `tiles.cacheMaxMB`)
+   * instead of a cache of their own: one budget for the tiles cut on request and the archived ones.
+   */
+  shareCache(cache: LRUCache<string, ServedTile>): void {
+    this.lru = cache
+  }
+
+  /** The cache the served tiles are kept in (tests). */
+  get cache(): LRUCache<string, ServedTile> {
+    return this.lru
   }
 
   /** True when a dataset's tiles go to the shared archive (large: the others render in each server's memory). */
@@ -152,7 +169,8 @@ export class SharedArchives {
   async get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile | undefined> {
     const s = this.served.get(source.id) ?? (this.served.has(source.id) ? null : await this.load(source))
     if (!s || !s.usable || z < s.set.minZoom || z > s.set.maxZoom) return undefined
-    const key = `${source.id}@${s.set.version}/${z}/${x}/${y}`
+    // Prefixed: the cache may be shared with the tiles cut on request (`shareCache`).
+    const key = `${SHARED_KEY}${source.id}@${s.set.version}/${z}/${x}/${y}`
     this.hits += 1
     const hit = this.lru.get(key)
     if (hit) return hit
@@ -177,7 +195,13 @@ export class SharedArchives {
     // ETag as SQLite mode's cut of it.
     const tile: ServedTile = t
       ? servedTile(s.tag, { ...t, mode: MODES[t.mode] ?? 'full' })
-      : { gz: null, raw: null, etag: `"${cutTileTag(key)}"`, features: 0, mode: 'full' }
+      : {
+          gz: null,
+          raw: null,
+          etag: `"${cutTileTag(key.slice(SHARED_KEY.length))}"`,
+          features: 0,
+          mode: 'full',
+        }
     this.lru.set(key, tile)
     return tile
   }

@@ -52,6 +52,8 @@ export class TileCache {
       sizeCalculation: (t) => 200 + (t.gz?.length ?? 0) + (t.raw?.length ?? 0),
     })
     this.indexes = tileIndexesOf(store)
+    // PostgreSQL mode: the shared archives' tiles are kept in this cache too (one budget).
+    this.indexes.shared?.shareCache(this.lru)
   }
 
   async get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
