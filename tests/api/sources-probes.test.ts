@@ -1,6 +1,7 @@
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ExternalSource } from '../../src/server/sources/upstreamUrl'
+import type { FeatureSource } from '../../src/server/sources/kinds/featureUpstream'
+import { tilePixel, type ExternalSource } from '../../src/server/sources/upstreamUrl'
 import { sourcesApp } from '../support/sourceServers'
 import { AUTH, type TestApp } from './testApp'
 
@@ -9,6 +10,12 @@ import { AUTH, type TestApp } from './testApp'
 // unavailable (with the reason) and ok again without any tile being asked.
 
 const seen: URL[] = []
+const GEOJSON = {
+  type: 'FeatureCollection',
+  features: [
+    { type: 'Feature', geometry: { type: 'Point', coordinates: [-106.5, 34.9] }, properties: { zone: 'Z1' } },
+  ],
+}
 let port = 0
 let server: http.Server | null = null
 
@@ -31,6 +38,12 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (url.pathname === '/arcgis/rest/services/Fire/MapServer' && q('f') === 'json') {
     res.writeHead(200, { 'content-type': 'application/json' })
     return void res.end(JSON.stringify({ currentVersion: 11.1, layers: [] }))
+  }
+  if (url.pathname === '/zones.geojson') {
+    // Revalidated on every use (no-cache + ETag): a stopped upstream is noticed, the kept file served.
+    if (req.headers['if-none-match'] === '"g1"') return void res.writeHead(304, { etag: '"g1"' }).end()
+    res.writeHead(200, { 'content-type': 'application/geo+json', 'cache-control': 'no-cache', etag: '"g1"' })
+    return void res.end(JSON.stringify(GEOJSON))
   }
   if (url.pathname === '/broken/MapServer') {
     // An ArcGIS server answers its errors as a 200 with an `error` body.
@@ -71,7 +84,10 @@ beforeAll(async () => {
     { ...base, id: 'p_broken', type: 'arcgis-mapserver', url: `${u}/broken/MapServer` },
   ]
   // Probe on every status request (the default waits 15 s between probes of one source).
-  t = await sourcesApp({ sources, env: { EMBERLINE_SOURCE_PROBE_MS: '0' } })
+  const featureSources: FeatureSource[] = [
+    { ...base, id: 'p_geojson', type: 'geojson', url: `${u}/zones.geojson` },
+  ]
+  t = await sourcesApp({ sources, featureSources, env: { EMBERLINE_SOURCE_PROBE_MS: '0' } })
 }, 60_000)
 
 afterAll(async () => {
@@ -117,5 +133,25 @@ describe('status probes of the raster kinds', () => {
     for (const id of RASTER) expect(up[id], id).toMatchObject({ state: 'ok' })
     expect(up[RASTER[0]!]!.message).toBeUndefined()
     expect(seen.some((u) => u.pathname.startsWith('/api/'))).toBe(false)
+  })
+
+  it('a feature source served from the cache while its upstream is stopped is unavailable, not ok', async () => {
+    const { x, y } = tilePixel(-106.5, 34.9, 8)
+    const tile = `/api/sources/p_geojson/tiles/8/${x}/${y}`
+    expect((await status()).p_geojson).toMatchObject({ state: 'ok' })
+    expect((await t.app.inject({ url: tile, headers: AUTH })).statusCode).toBe(200)
+    await stopUpstream()
+    try {
+      // The kept file still draws the tile…
+      const stale = await t.app.inject({ url: tile, headers: AUTH })
+      expect(stale.statusCode).toBe(200)
+      // …and the status says the upstream does not answer, after a tile as after a probe.
+      const s = await status()
+      expect(s.p_geojson).toMatchObject({ state: 'unavailable' })
+      expect(s.p_geojson!.message).toMatch(/does not answer; cached data is served/)
+    } finally {
+      await startUpstream()
+    }
+    expect((await status()).p_geojson).toMatchObject({ state: 'ok' })
   })
 })

@@ -60,6 +60,11 @@ export class SourceCache {
   private readonly lru: LRUCache<string, CachedAnswer>
   private readonly inflight = new Map<string, Promise<ProxyResult>>()
   private readonly now: () => number
+  /**
+   * Told the key (`<source id> <url>` as the proxy spells it) each time a kept answer is served
+   * because the upstream failed: the source's health learns it is down even though the caller got data.
+   */
+  onStale: ((key: string) => void) | null = null
 
   constructor(opts: SourceCacheOptions = {}) {
     this.now = opts.now ?? Date.now
@@ -81,6 +86,11 @@ export class SourceCache {
     return work
   }
 
+  private stale(key: string, cached: CachedAnswer): ProxyResult {
+    this.onStale?.(key)
+    return { answer: cached, cache: 'stale' }
+  }
+
   private async refresh(
     key: string,
     cached: CachedAnswer | undefined,
@@ -93,10 +103,10 @@ export class SourceCache {
     try {
       upstream = await fetcher(conditional)
     } catch (e) {
-      if (cached) return { answer: cached, cache: 'stale' }
+      if (cached) return this.stale(key, cached)
       throw e
     }
-    if (cached && upstream.status >= 500) return { answer: cached, cache: 'stale' }
+    if (cached && upstream.status >= 500) return this.stale(key, cached)
     const now = this.now()
     const { seconds, noStore } = freshnessOf(upstream.headers, now)
     if (cached && upstream.status === 304) {

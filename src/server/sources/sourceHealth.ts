@@ -13,6 +13,8 @@ export interface SourceState {
 
 interface Entry {
   ok: boolean | null
+  /** Failures recorded so far (a run that recorded one must not end by calling itself a success). */
+  failures: number
   message?: string
   lastSuccess?: number
   lastFailure?: number
@@ -36,8 +38,25 @@ export class SourceHealth {
   failed(id: string, message: string): void {
     const e = this.entry(id)
     e.ok = false
+    e.failures++
     e.message = message
     e.lastFailure = this.now()
+  }
+
+  /** How many failures were recorded for the source (compare before and after a request). */
+  failureCount(id: string): number {
+    return this.entries.get(id)?.failures ?? 0
+  }
+
+  /**
+   * Runs one upstream exchange and records a success unless a failure was recorded meanwhile (the
+   * cache served a kept answer because the upstream failed); a throw is left to the caller.
+   */
+  async succeededUnlessFailed<T>(id: string, run: () => Promise<T>): Promise<T> {
+    const before = this.failureCount(id)
+    const result = await run()
+    if (this.failureCount(id) === before) this.succeeded(id)
+    return result
   }
 
   state(id: string): SourceState {
@@ -55,7 +74,7 @@ export class SourceHealth {
   private entry(id: string): Entry {
     let e = this.entries.get(id)
     if (!e) {
-      e = { ok: null }
+      e = { ok: null, failures: 0 }
       this.entries.set(id, e)
     }
     return e

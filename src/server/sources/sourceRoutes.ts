@@ -77,6 +77,7 @@ const infoQuery = {
 
 const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_MAX_BYTES = 5_000_000
+const STALE_MESSAGE = 'the upstream does not answer; cached data is served'
 
 /**
  * `GET /api/sources/<id>/tiles/{z}/{x}/{y}` for every xyz and wms source of the catalogue (for
@@ -95,6 +96,8 @@ export async function sourceRoutes(app: FastifyInstance, opts: SourceRoutesOptio
   const sources = allSources.filter((s) => isConfigured(s, env))
   const featureSources = allFeatureSources.filter((s) => isConfigured(s, env))
   const health = new SourceHealth()
+  // A kept answer served because the upstream failed: the source is down, though the caller got data.
+  cache.onStale = (key) => health.failed(key.slice(0, key.indexOf(' ')), STALE_MESSAGE)
   featureRoutes(app, featureSources, env, cache, health)
   const allArchives = opts.archiveSources ?? layersConfig.sources.filter(isArchiveSource)
   const archives = allArchives.filter((s) => isConfigured(s, env))
@@ -208,7 +211,7 @@ async function fetchCached(
   }
   const { answer, cache: how } = result
   reply.header('X-Source-Cache', how)
-  if (how === 'stale') health.failed(source.id, 'the upstream does not answer; cached data is served')
+  if (how === 'stale') health.failed(source.id, STALE_MESSAGE)
   else if (answer.status >= 500) health.failed(source.id, `upstream answered HTTP ${answer.status}`)
   else health.succeeded(source.id)
   if (answer.status === 404) return notFound(reply, `upstream of source ${source.id} has no such tile`)

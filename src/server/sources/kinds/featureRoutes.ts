@@ -99,10 +99,11 @@ export function featureProbe(
 ): () => Promise<unknown> {
   return async () => {
     try {
-      if (source.type === 'arcgis-featureserver') await arcgisLayerInfo(source, env, cache)
-      else if (source.type === 'ogc-features') await ogcJson(source, env, cache, baseUrl(source, env))
-      else await upstreamJson(source, env, cache, baseUrl(source, env))
-      health.succeeded(source.id)
+      await health.succeededUnlessFailed(source.id, async () => {
+        if (source.type === 'arcgis-featureserver') await arcgisLayerInfo(source, env, cache)
+        else if (source.type === 'ogc-features') await ogcJson(source, env, cache, baseUrl(source, env))
+        else await upstreamJson(source, env, cache, baseUrl(source, env))
+      })
     } catch (e) {
       health.failed(
         source.id,
@@ -121,9 +122,7 @@ async function guarded(
   run: () => Promise<unknown>,
 ): Promise<unknown> {
   try {
-    const answer = await run()
-    health.succeeded(source.id)
-    return answer
+    return await health.succeededUnlessFailed(source.id, run)
   } catch (e) {
     if (e instanceof RecordsRequestError) return badRequest(reply, e.parameter, e.message)
     const status = e instanceof UpstreamFailure ? e.statusCode : 502
