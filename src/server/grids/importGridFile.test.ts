@@ -12,7 +12,7 @@ import { fireConfig } from '../../shared/config'
 import { openGridStorage } from '../store/openStoreFile'
 import type { GridStorage } from '../store/AppStore'
 import { sampleNearest, type GridRaster } from './gridRaster'
-import { GridImportError, importGridFile } from './importGridFile'
+import { GridImportError, importableGrid, importableGridIds, importGridFile } from './importGridFile'
 
 const run = promisify(execFile)
 const A = 3
@@ -204,21 +204,22 @@ describe('importGridFile', () => {
   })
 
   it('fills the fire landscape grids config/fire.yaml names: canopy grids bilinear, fuel models nearest', async () => {
-    const { fuelGrid, crown } = fireConfig.landscape
-    for (const id of [
+    const { fuelGrid, elevationGrid, crown } = fireConfig.landscape
+    const canopy = [
       crown.canopyCoverGrid,
       crown.canopyHeightGrid,
       crown.canopyBaseHeightGrid,
       crown.canopyBulkDensityGrid,
-    ])
-      expect(await importGridFile(store(), id, files.albers!)).toMatchObject({
-        grid: id,
-        hours: 1,
-        resampling: 'bilinear',
-      })
-    expect(await importGridFile(store(), fuelGrid, files.albers!)).toMatchObject({
-      grid: fuelGrid,
-      resampling: 'nearest',
+    ]
+    for (const id of [...canopy, elevationGrid])
+      expect(importableGrid(id)).toEqual({ id, hours: 1, interpolation: 'bilinear' })
+    expect(importableGrid(fuelGrid)).toEqual({ id: fuelGrid, hours: 1, interpolation: 'nearest' })
+    expect(importableGridIds()).toEqual(expect.arrayContaining([...canopy, fuelGrid, elevationGrid]))
+    // One read through GDAL, as LANDFIRE's canopy height comes (EPSG:5070).
+    expect(await importGridFile(store(), crown.canopyHeightGrid, files.albers!)).toMatchObject({
+      grid: crown.canopyHeightGrid,
+      hours: 1,
+      resampling: 'bilinear',
     })
   })
 
