@@ -9,7 +9,7 @@ import geojsonvt from 'geojson-vt'
 import { PNG } from 'pngjs'
 import { fromGeojsonVt, type TileLike } from 'vt-pbf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appConfig } from '../../src/shared/config'
+import { appConfig, layersConfig } from '../../src/shared/config'
 import { startKoop, type TestKoop } from '../support/koop'
 import { startMapServer, type TestMapServer } from '../support/mapserver'
 import { writePmtiles, type ArchiveTile } from '../support/pmtilesWriter'
@@ -345,15 +345,66 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-const LAYERS = [
-  ['utility_gis_poles', 'ArcGIS FeatureServer from Koop'],
-  ['utility_gis_imagery', 'XYZ from a static server'],
-  ['utility_gis_patrols', 'GeoJSON from a static server'],
-  ['utility_gis_vegetation', 'a COG written by GDAL'],
-  ['utility_gis_basemap', 'WMTS: GetCapabilities and RESTful tiles of a GoogleMapsCompatible set'],
-  ['utility_gis_network', 'ArcGIS MapServer: the service JSON’s tile cache'],
-  ['utility_gis_circuits', 'TileJSON and its MVT tiles, painted by our line paint'],
-] as const
+/**
+ * Painted pixels of a map layer (as paintedPixels counts them) whose colour is within `tolerance`
+ * of `rgb` on each channel: the upstream's own tile colour, or our paint's colour for vector tiles.
+ */
+function pixelsOfColour(
+  p: Page,
+  mapLayerId: string,
+  rgb: readonly number[],
+  tolerance = 40,
+): Promise<number> {
+  return p.evaluate(
+    ({ id, rgb, tolerance }) => {
+      let n = 0
+      const scratch = document.createElement('canvas')
+      const count = (source: CanvasImageSource, w: number, h: number) => {
+        if (w === 0 || h === 0) return
+        scratch.width = w
+        scratch.height = h
+        const ctx = scratch.getContext('2d')
+        if (!ctx) return
+        ctx.clearRect(0, 0, w, h)
+        ctx.drawImage(source, 0, 0)
+        const d = ctx.getImageData(0, 0, w, h).data
+        for (let i = 0; i < d.length; i += 16)
+          if ((d[i + 3] ?? 0) > 0 && [0, 1, 2].every((k) => Math.abs((d[i + k] ?? 0) - rgb[k]!) <= tolerance))
+            n++
+      }
+      for (const root of document.querySelectorAll(`.el-layer-${id}`)) {
+        for (const c of root.querySelectorAll('canvas')) count(c, c.width, c.height)
+        for (const img of root.querySelectorAll('img'))
+          if (img.complete) count(img, img.naturalWidth, img.naturalHeight)
+      }
+      return n
+    },
+    { id: mapLayerId, rgb: [...rgb], tolerance },
+  )
+}
+
+/** The vegetation legend's colour of class 22 (Urban), the class the COG holds. */
+const VEGETATION_URBAN = ((): [number, number, number] => {
+  const legend = layersConfig.legends.find((l) => l.id === 'vegetation')
+  const hex = legend?.type === 'classes' ? legend.classes.find((c) => c.value === 22)?.color : undefined
+  if (!hex || !/^#[0-9a-f]{6}$/i.test(hex)) throw new Error('no colour for vegetation class 22')
+  return [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as [number, number, number]
+})()
+
+/** Each layer, what serves it, and the colour it is drawn in (upstream tile colour or our paint). */
+const LAYERS: readonly (readonly [string, string, readonly [number, number, number]])[] = [
+  ['utility_gis_poles', 'ArcGIS FeatureServer from Koop', [0xff, 0xb0, 0x00]],
+  ['utility_gis_imagery', 'XYZ from a static server', [30, 60, 220]],
+  ['utility_gis_patrols', 'GeoJSON from a static server', [0xe0, 0x31, 0x31]],
+  ['utility_gis_vegetation', 'a COG written by GDAL', VEGETATION_URBAN],
+  [
+    'utility_gis_basemap',
+    'WMTS: GetCapabilities and RESTful tiles of a GoogleMapsCompatible set',
+    [40, 160, 60],
+  ],
+  ['utility_gis_network', 'ArcGIS MapServer: the service JSON’s tile cache', [240, 140, 0]],
+  ['utility_gis_circuits', 'TileJSON and its MVT tiles, painted by our line paint', [0x0c, 0xa6, 0x78]],
+]
 
 describe('layers of the utility’s own servers, switched on by their variables', () => {
   it('are offered in the sidebar once the server has them configured', async () => {
@@ -366,10 +417,10 @@ describe('layers of the utility’s own servers, switched on by their variables'
       await page.waitForSelector(mapSelectors.layerRow(id), { timeout: 15_000 })
   })
 
-  it.each(LAYERS)('draws %s (%s) in pixels', async (id) => {
+  it.each(LAYERS)('draws %s (%s) in pixels of its colour', async (id, _, rgb) => {
     await setLayerVisible(page, id, true)
     try {
-      expect(await eventually(async () => (await paintedPixels(page, id)) > 50, 20_000)).toBe(true)
+      expect(await eventually(async () => (await pixelsOfColour(page, id, rgb)) > 50, 20_000)).toBe(true)
     } finally {
       await setLayerVisible(page, id, false)
     }
