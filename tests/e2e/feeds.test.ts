@@ -114,6 +114,30 @@ describe('feed freshness in the sidebar', () => {
     expect(await page.$('[data-testid="buildings-freshness"]')).toBeNull()
   })
 
+  it('a grid feed (NDFD wind speed) gets the badge on the layer drawing its grid: red, with why the download was refused', async () => {
+    // An HTML error page where the GRIB2 file should be: refused, the grid unchanged, the failure kept.
+    const bad = feed(['ndfd-wind-speed', '--file', path.join(work, 'error.html')])
+    expect(bad.status, bad.out).toBe(1)
+    expect(bad.out).toContain('grid feed failed, sustained_wind_next unchanged')
+    const p = await newPage(browser, { width: 1440, height: 900 })
+    try {
+      await signIn(p, server, { path: mapPath })
+      await p.click('.el-category:has-text("PSPS")')
+      const psps = badge('psps')
+      await p.waitForSelector(psps)
+      expect(await p.textContent(psps)).toBe('NDFD wind · never updated')
+      expect(await p.getAttribute(psps, 'data-tone')).toBe('failed')
+      await p.click(psps)
+      const pop = detail('psps')
+      await p.waitForSelector(pop)
+      expect(await p.textContent(`${pop} [data-feed="ndfd-wind-speed"]`)).toMatch(
+        /Last update failed: .*error\.html is not GRIB2: it starts with '<!DOCTYPE html>/,
+      )
+    } finally {
+      await p.close()
+    }
+  })
+
   it('the table shows the rows the feed brought (DEMO=off serves what the feeds brought)', async () => {
     const res = await page.evaluate(async () => {
       const token = decodeURIComponent(

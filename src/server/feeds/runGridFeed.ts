@@ -254,13 +254,14 @@ export async function runGridFeed(
         const max = feed.maxBytes ?? d.maxBytes
         if (size > max) throw new Error(`${local} has ${size} bytes, over the limit of ${max}`)
         const handle = await open(local)
-        const head = Buffer.alloc(8)
+        // The first bytes: enough to tell the format, and to show what came instead.
+        const head = Buffer.alloc(24)
         try {
-          await handle.read(head, 0, 8, 0)
+          await handle.read(head, 0, 24, 0)
         } finally {
           await handle.close()
         }
-        checkFormat(feed, head.subarray(0, Math.min(8, size)), local)
+        checkFormat(feed, head.subarray(0, Math.min(24, size)), local)
         return { file: local, etag: null, lastModified: null }
       }
       const extra = run === null ? {} : runPlaceholders(run)
