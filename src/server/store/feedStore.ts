@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import type { FeedRow } from '../feeds/feedRow'
 import type { RunSummary } from '../feeds/feedTypes'
 import type { Awaitable } from './Awaitable'
+import { sqliteCodec, updateWhere } from './rows/codec'
 
 /** What a successful feed run records beside its rows: where from, when, its summary and validators. */
 export interface SuccessfulFeedRun {
@@ -98,6 +99,35 @@ export function toStatus(r: StatusRow): FeedStatus {
   }
 }
 
+/** What a successful run sets in feed_status (both stores): the error and failure count cleared. */
+export const FEED_SUCCESS_COLUMNS = [
+  'dataset',
+  'source',
+  'last_attempt_at',
+  'last_success_at',
+  'newest_data_at',
+  'last_error',
+  'last_error_at',
+  'failures',
+  'summary',
+  'etag',
+  'last_modified',
+] as const
+
+export const feedSuccessParams = (dataset: string, run: SuccessfulFeedRun): unknown[] => [
+  dataset,
+  run.source,
+  run.at,
+  run.at,
+  run.summary.newest,
+  null,
+  null,
+  0,
+  JSON.stringify(run.summary),
+  run.etag,
+  run.lastModified,
+]
+
 /**
  * A feed's records as stored (both stores): one JSON list of [key, time, approximate, geometry
  * (a point as [lon, lat]), ...values in `fields` order].
@@ -168,21 +198,8 @@ export class FeedStore implements FeedStorage {
         .prepare('INSERT OR REPLACE INTO feed_records (feed, row_count, rows) VALUES (?, ?, ?)')
         .run(feed, rows.length, encodeFeedRows(rows, fields))
       this.db
-        .prepare(
-          `UPDATE feed_status SET dataset = ?, source = ?, last_attempt_at = ?, last_success_at = ?, newest_data_at = ?,
-           last_error = NULL, last_error_at = NULL, failures = 0, summary = ?, etag = ?, last_modified = ? WHERE feed = ?`,
-        )
-        .run(
-          dataset,
-          run.source,
-          run.at,
-          run.at,
-          run.summary.newest,
-          JSON.stringify(run.summary),
-          run.etag,
-          run.lastModified,
-          feed,
-        )
+        .prepare(updateWhere(sqliteCodec, 'feed_status', FEED_SUCCESS_COLUMNS, 'feed'))
+        .run(...feedSuccessParams(dataset, run), feed)
     })()
   }
 

@@ -1,7 +1,16 @@
 import type { FeedStorage, SuccessfulFeedRun } from '../AppStore'
 import type { FeedRow } from '../../feeds/feedRow'
 import type { RunSummary } from '../../feeds/feedTypes'
-import { decodeFeedRows, encodeFeedRows, toStatus, type FeedStatus, type StatusRow } from '../feedStore'
+import {
+  decodeFeedRows,
+  encodeFeedRows,
+  FEED_SUCCESS_COLUMNS,
+  feedSuccessParams,
+  toStatus,
+  type FeedStatus,
+  type StatusRow,
+} from '../feedStore'
+import { pgCodec, updateWhere } from '../rows/codec'
 import type { PgDatabase } from './pgDatabase'
 
 /** Feed records and freshness in PostgreSQL (migration data/003): the SQLite FeedStore's answers. */
@@ -47,22 +56,10 @@ export class PgFeedStore implements FeedStorage {
          ON CONFLICT (feed) DO UPDATE SET row_count = excluded.row_count, rows = excluded.rows`,
         [feed, rows.length, encodeFeedRows(rows, fields)],
       )
-      await this.db.run(
-        `UPDATE feed_status SET dataset = $1, source = $2, last_attempt_at = $3, last_success_at = $4,
-         newest_data_at = $5, last_error = NULL, last_error_at = NULL, failures = 0, summary = $6, etag = $7,
-         last_modified = $8 WHERE feed = $9`,
-        [
-          dataset,
-          run.source,
-          run.at,
-          run.at,
-          run.summary.newest,
-          JSON.stringify(run.summary),
-          run.etag,
-          run.lastModified,
-          feed,
-        ],
-      )
+      await this.db.run(updateWhere(pgCodec, 'feed_status', FEED_SUCCESS_COLUMNS, 'feed'), [
+        ...feedSuccessParams(dataset, run),
+        feed,
+      ])
     })
   }
 

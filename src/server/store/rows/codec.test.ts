@@ -1,11 +1,25 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { insertInto, pgCodec, sqliteCodec, upsertInto } from './codec'
+import { insertInto, pgCodec, sqliteCodec, updateWhere, upsertInto } from './codec'
 
 describe('column codecs', () => {
   it('writes SQLite placeholders and PostgreSQL numbered ones', () => {
     expect(insertInto(sqliteCodec, 't', ['a', 'b', 'c'])).toBe('INSERT INTO t (a, b, c) VALUES (?,?,?)')
     expect(insertInto(pgCodec, 't', ['a', 'b', 'c'])).toBe('INSERT INTO t (a, b, c) VALUES ($1,$2,$3)')
+  })
+
+  it('updates by key with the key last in both dialects', () => {
+    const db = new Database(':memory:')
+    db.exec(
+      "CREATE TABLE t (k TEXT PRIMARY KEY, a TEXT, b INTEGER); INSERT INTO t VALUES ('x', 'one', 1), ('y', 'one', 1)",
+    )
+    db.prepare(updateWhere(sqliteCodec, 't', ['a', 'b'], 'k')).run('two', 2, 'x')
+    expect(db.prepare('SELECT * FROM t ORDER BY k').all()).toEqual([
+      { k: 'x', a: 'two', b: 2 },
+      { k: 'y', a: 'one', b: 1 },
+    ])
+    expect(updateWhere(pgCodec, 't', ['a', 'b'], 'k')).toBe('UPDATE t SET a = $1, b = $2 WHERE k = $3')
+    db.close()
   })
 
   it('upserts the same way in both dialects, replacing every column but the key', () => {

@@ -70,3 +70,15 @@ export function upsertInto(
   const set = columns.filter((c) => c !== key).map((c) => `${c} = excluded.${c}`)
   return `${insertInto(codec, table, columns)} ON CONFLICT (${key}) DO UPDATE SET ${set.join(', ')}`
 }
+
+/** `UPDATE table SET column = …, … WHERE key = …` with the dialect's placeholders (the key's last). */
+export function updateWhere(
+  codec: ColumnCodec,
+  table: string,
+  columns: readonly string[],
+  key: string,
+): string {
+  const mark = (i: number) => (codec.dialect === 'sqlite' ? '?' : `$${i + 1}`)
+  const set = columns.map((c, i) => `${c} = ${mark(i)}`)
+  return `UPDATE ${table} SET ${set.join(', ')} WHERE ${key} = ${mark(columns.length)}`
+}
