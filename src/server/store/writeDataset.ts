@@ -14,6 +14,7 @@ import { countCells, writeCells, type ZoomCells } from './aggregateCells'
 import { claimReplacement, dropStaleStaging, releaseReplacement } from './staleStaging'
 import type { ColumnIndex } from './columnIndex'
 import { encodeGeometry, mercX, mercY, toParts } from './geometryCodec'
+import { sqliteCodec, updateWhere } from './rows/codec'
 
 /** One feature to store: GeoJSON geometry (lon/lat) + attributes; `line` names it in errors. */
 export interface FeatureInput {
@@ -268,17 +269,20 @@ function fillTable(
   return tally
 }
 
-/** Cells, version, count, bbox and column index of the rows just written (caller's transaction). */
-function finish(db: Database.Database, d: DatasetDef, tally: RowTally, options: ReplaceOptions): number {
+/** What an import records in its datasets row besides the version (both stores, in this order). */
+export const DATASET_META_COLUMNS = [
+  'feature_count',
+  'minx',
+  'miny',
+  'maxx',
+  'maxy',
+  'agg_levels',
+  'updated_at',
+] as const
+
+export function datasetMetaParams(tally: RowTally, options: ReplaceOptions): unknown[] {
   const { n, bbox } = tally
-  const extras = tally.extras()
-  writeCells(db, d.id, extras.cells)
-  const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0) + 1
-  db.prepare(
-    `UPDATE datasets SET version = ?, feature_count = ?, minx = ?, miny = ?, maxx = ?, maxy = ?,
-     agg_levels = ?, updated_at = ? WHERE id = ?`,
-  ).run(
-    version,
+  return [
     n,
     bbox?.[0] ?? null,
     bbox?.[1] ?? null,
@@ -286,6 +290,18 @@ function finish(db: Database.Database, d: DatasetDef, tally: RowTally, options: 
     bbox?.[3] ?? null,
     options.aggZooms.join(','),
     new Date().toISOString(),
+  ]
+}
+
+/** Cells, version, count, bbox and column index of the rows just written (caller's transaction). */
+function finish(db: Database.Database, d: DatasetDef, tally: RowTally, options: ReplaceOptions): number {
+  const { n } = tally
+  const extras = tally.extras()
+  writeCells(db, d.id, extras.cells)
+  const version = Number(db.prepare('SELECT version FROM datasets WHERE id = ?').pluck().get(d.id) ?? 0) + 1
+  db.prepare(updateWhere(sqliteCodec, 'datasets', ['version', ...DATASET_META_COLUMNS], 'id')).run(
+    version,
+    ...datasetMetaParams(tally, options),
     d.id,
   )
   persistColumnIndex(db, d.id, version, extras.index, options.indexFields ?? [])

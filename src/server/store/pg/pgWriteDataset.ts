@@ -7,7 +7,7 @@ import type { ColumnIndex } from '../columnIndex'
 import { columnIndexRows } from '../columnIndexStore'
 import { fieldColumn, tableNames } from '../datasetTables'
 import { mercX, mercY } from '../geometryCodec'
-import { RowTally, type EncodedRow, type ReplaceOptions } from '../writeDataset'
+import { datasetMetaParams, RowTally, type EncodedRow, type ReplaceOptions } from '../writeDataset'
 import { blobToEwkb } from './ewkb'
 import { CopyBinaryWriter } from './copyBinary'
 import { createPgStagingTable, FIXED_COLUMNS, swapInPgStaging } from './pgDatasetTables'
@@ -131,23 +131,14 @@ async function finish(
   tally: RowTally,
   options: ReplaceOptions,
 ): Promise<{ n: number; version: number }> {
-  const { n, bbox } = tally
+  const { n } = tally
   const extras = tally.extras()
   await writePgCells(db, d.id, extras.cells)
   await db.run('INSERT INTO datasets (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [d.id])
   const row = await db.one<{ version: number }>(
     `UPDATE datasets SET version = version + 1, feature_count = $2, minx = $3, miny = $4, maxx = $5,
      maxy = $6, agg_levels = $7, updated_at = $8 WHERE id = $1 RETURNING version`,
-    [
-      d.id,
-      n,
-      bbox?.[0] ?? null,
-      bbox?.[1] ?? null,
-      bbox?.[2] ?? null,
-      bbox?.[3] ?? null,
-      options.aggZooms.join(','),
-      new Date().toISOString(),
-    ],
+    [d.id, ...datasetMetaParams(tally, options)],
   )
   const version = row?.version ?? 0
   await persistPgColumnIndex(db, d.id, version, extras.index, options.indexFields)
