@@ -32,6 +32,8 @@ function config(): FeedsConfig {
   const smoke = feedsConfig.feeds.find((f) => f.id === 'hms-smoke') as FeedsConfig['feeds'][number]
   return {
     ...feedsConfig,
+    // Offline: none of the shipped grid feeds (NOAA) is polled.
+    gridFeeds: [],
     feeds: [
       { ...smoke, filter: { bbox: 'none' }, source: { url: `${base}/hms_smoke\${YYYY}\${MM}\${DD}.kml` } },
     ],

@@ -233,6 +233,8 @@ beforeAll(async () => {
   const smoke = feedsConfig.feeds.find((f) => f.id === 'hms-smoke') as FeedsConfig['feeds'][number]
   const feeds: FeedsConfig = {
     ...feedsConfig,
+    // Offline: none of the shipped grid feeds (NOAA) is polled.
+    gridFeeds: [],
     feeds: [
       {
         ...smoke,

@@ -53,6 +53,7 @@ describe('scheduled work follows the leadership', () => {
     const smoke = feedsConfig.feeds.find((f) => f.id === 'hms-smoke') as FeedsConfig['feeds'][number]
     const config: FeedsConfig = {
       ...feedsConfig,
+      gridFeeds: [],
       feeds: [{ ...smoke, filter: { bbox: 'none' }, source: { url: `${base}/smoke.kml` } }],
     }
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-leader-'))
