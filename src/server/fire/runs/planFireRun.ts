@@ -4,12 +4,12 @@ import { featureSourceOf } from '../../store/openStoreFile'
 import { decodeParts, partsToGeometry } from '../../store/geometryCodec'
 import { windowStart, type WindowSettings } from '../../grids/forecastWindow'
 import { WIND_U_GRID } from '../../grids/windGrid'
-import { ignitionPoints, type ConsequenceAssets, type Ignition, type OverheadLine } from '../consequence'
-import { openFireLandscape, type FireLandscape, type FireLandscapeData } from '../landscape'
+import { ignitionPoints, type ConsequenceAssets, type OverheadLine } from '../consequence'
+import { openFireLandscape, type FireLandscape } from '../landscape'
 import type { NewFireBatch, NewFireRun, FireRunTrigger } from '../../store/fireRunStore'
 import type { FireRunInputs } from './fireBatchProtocol'
 import type { FireRunLines, FireRunSettings } from './fireRunSettings'
-import { readPlanInWorker } from './readPlanInWorker'
+import { readPlanInWorker, type PlanReading } from './readPlanInWorker'
 
 const HOUR_MS = 3_600_000
 
@@ -55,14 +55,6 @@ export function startHours(settings: FireRunSettings, windHours: number): number
   const last = Math.max(1, windHours)
   for (let h = 0; h < last && hours.length < settings.starts; h += settings.everyHours) hours.push(h)
   return hours
-}
-
-/** What planning reads from the store: the landscape's description and the ignitions. */
-export interface PlanReading {
-  windHours: number
-  described: ReturnType<FireLandscape['describe']>
-  grids: FireLandscapeData['provenance']
-  ignitions: Ignition[]
 }
 
 /** Reads what a plan needs (on the server thread, or in a planning worker over its own connection). */

@@ -7,7 +7,16 @@ import { startWorker } from '../../tiles/startWorker'
 import type { DatasetDef } from '../../store/catalog'
 import type { FeatureSource } from '../../store/openStoreFile'
 import type { FireRunSettings } from './fireRunSettings'
-import type { PlanReading } from './planFireRun'
+import type { FireLandscape, FireLandscapeData } from '../landscape'
+import type { Ignition } from '../consequence'
+
+/** What planning reads from the store: the landscape's description and the ignitions. */
+export interface PlanReading {
+  windHours: number
+  described: ReturnType<FireLandscape['describe']>
+  grids: FireLandscapeData['provenance']
+  ignitions: Ignition[]
+}
 
 /** What the planning worker is sent (plain data: structured clone). */
 export interface PlanJob {
