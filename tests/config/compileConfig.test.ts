@@ -29,17 +29,18 @@ describe('compileConfig on the shipped config', () => {
 
   it('holds the catalogue of the spec', () => {
     const { layers, tables } = result.ok ? result.config : expect.unreachable()
-    // Besides them, six layers of the utility's own servers, hidden while their variable is unset.
+    // Besides them, ten layers of the utility's own servers (one per external source kind),
+    // hidden while their variable is unset.
     const gated = envGatedLayerIds(layers.layers, envGatedSourceIds(layers.sources))
-    expect(gated.size).toBe(6)
+    expect(gated.size).toBe(10)
     expect(layers.layers.filter((l) => !gated.has(l.id))).toHaveLength(20)
     // The spec's 17 default layers, plus Observed Smoke (HMS) added with the live feeds.
     const listed = layers.layers.filter((l) => l.inDefaultList && !gated.has(l.id)).map((l) => l.id)
     expect(listed).toHaveLength(18)
     expect(listed).toContain('observed_smoke')
-    expect(layers.mapLayers).toHaveLength(29 + 6)
+    expect(layers.mapLayers).toHaveLength(29 + 10)
     expect(layers.categories).toHaveLength(7)
-    expect(layers.layersWithoutTable).toHaveLength(7 + 5)
+    expect(layers.layersWithoutTable).toHaveLength(7 + 9)
     expect(layers.layers.filter((l) => l.table === undefined).map((l) => l.id).sort()).toEqual(
       [...layers.layersWithoutTable].sort(),
     )
