@@ -2,8 +2,6 @@
 // server's event loop, on a store connection of its own.
 import { parentPort } from 'node:worker_threads'
 import { filterableFields, mustDataset, type DatasetDef } from '../store/catalog'
-import fs from 'node:fs'
-import { encodedRowsInWorker } from '../store/encodedRowsInWorker'
 import { readFeatures } from '../store/readFeatures'
 import { keyOf, pgRowsExcept, sqliteRowsExcept } from '../store/mergeRows'
 import { importEncodedRows, openStoreFile } from '../store/openStoreFile'
@@ -15,10 +13,12 @@ import { saveTileData } from '../tiles/saveTileData'
 import type { DatasetImportInput, DatasetImportMessage } from './datasetImport'
 
 /**
- * Bodies up to this size are parsed in this thread (the CLI's --inline path); larger ones by the
- * CLI's import worker beside the inserts, which pays for its start-up only on large files.
+ * Bodies are parsed in this thread (the CLI's --inline path), never by a second import worker as
+ * `npm run import` does for large files: a worker thread of the server (its own V8 heap and tsx
+ * loader) costs ~100 MiB of the server's resident set for the length of the job, which would break
+ * the bound on a server's memory during an ingestion (< 200 MB, tests/api/ingest-scale.test.ts).
+ * The server's own thread only relays progress, so the inserts do not compete with requests.
  */
-const INLINE_BYTES = 16 * 1024 * 1024
 
 function* encodedInline(file: string, d: DatasetDef): Generator<EncodedRow> {
   for (const f of readFeatures(file)) yield encodeFeature(d, f)
@@ -65,10 +65,7 @@ async function run(input: DatasetImportInput): Promise<DatasetImportMessage> {
   const d = mustDataset(catalog, input.dataset)
   const aggZooms = aggregateZooms(catalog.sources, d)
   const indexFields = [...filterableFields(catalog, d.id).values()]
-  const parsed =
-    fs.statSync(input.file).size > INLINE_BYTES
-      ? encodedRowsInWorker(input.file, d, { aggZooms, indexFields })
-      : { rows: encodedInline(input.file, d), precomputed: undefined }
+  const parsed = { rows: encodedInline(input.file, d), precomputed: undefined }
   const merge = mode === 'merge'
   const keyAt = merge ? keyIndex(d) : -1
   const keys = new Set<string>()

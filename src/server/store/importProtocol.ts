@@ -3,8 +3,13 @@ import type { ZoomCells } from './aggregateCells'
 import type { DatasetDef, FieldDef } from './catalog'
 import type { Column } from './columnIndex'
 
-/** Rows per message from the import worker, and how many messages it may run ahead. */
+/**
+ * Rows per message from the import worker, and how many messages it may run ahead. A message
+ * also ends at BATCH_BYTES of geometry and text, so features with long text properties (20 KB
+ * each) cannot put a whole file in flight: at most MAX_AHEAD × BATCH_BYTES wait.
+ */
 export const BATCH_ROWS = 2000
+export const BATCH_BYTES = 4 * 1024 * 1024
 export const MAX_AHEAD = 16
 
 export interface WorkerInput {

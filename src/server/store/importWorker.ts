@@ -8,6 +8,7 @@ import { mercX, mercY } from './geometryCodec'
 import { readFeatures } from './readFeatures'
 import { encodeFeature, FeatureError } from './writeDataset'
 import {
+  BATCH_BYTES,
   BATCH_ROWS,
   MAX_AHEAD,
   type WorkerBatch,
@@ -39,6 +40,8 @@ function run(d: DatasetDef): WorkerSummary {
   let values: (string | number | null)[] = []
   let blobs: Uint8Array[] = []
   let bytes = 0
+  /** Geometry bytes and text (UTF-16) bytes of the batch so far. */
+  let held = 0
   const flush = (): void => {
     const buffers = {
       meta: new ArrayBuffer(meta.length * 8),
@@ -61,19 +64,24 @@ function run(d: DatasetDef): WorkerSummary {
     values = []
     blobs = []
     bytes = 0
+    held = 0
   }
   for (const feature of readFeatures(file)) {
     const row = encodeFeature(d, feature)
     meta.push(row.minx, row.miny, row.maxx, row.maxy, row.size)
-    for (const v of row.values) values.push(v)
+    for (const v of row.values) {
+      values.push(v)
+      if (typeof v === 'string') held += v.length * 2
+    }
     blobs.push(row.blob)
     bytes += row.blob.byteLength
+    held += row.blob.byteLength
     n += 1
     for (let j = 0; j < indexAt.length; j++) picked[j] = row.values[indexAt[j] as number]
     index.add(n, picked)
     centerX.push(mercX((row.minx + row.maxx) / 2))
     centerY.push(mercY((row.miny + row.maxy) / 2))
-    if (blobs.length === BATCH_ROWS) flush()
+    if (blobs.length === BATCH_ROWS || held >= BATCH_BYTES) flush()
   }
   if (blobs.length > 0) flush()
   const built = index.build()
