@@ -4,6 +4,7 @@ import { useMap } from 'react-leaflet'
 import { refreshSourceStatus } from '../../layers'
 import { markMapDrawn } from './firstDraw'
 import { queueLayerAdd, stackIndex } from './layerQueue'
+import { retryFailedTiles } from './retryFailedTiles'
 import { useRedrawOnRecovery } from './useRedrawOnRecovery'
 
 export interface RasterTileLayerProps {
@@ -63,8 +64,12 @@ export function RasterTileLayer({
         className,
         attribution: attribution ?? '',
       })
-      // Another server's tile failed: ask its status now, so the row's badge does not wait for the poll.
-      if (external) layer.on('tileerror', refreshSourceStatus)
+      // Another server's tile failed: ask its status now, so the row's badge does not wait for the
+      // poll, and ask the tile again after a pause (a slow upstream's 504 for one tile).
+      if (external) {
+        layer.on('tileerror', refreshSourceStatus)
+        retryFailedTiles(layer)
+      }
       return layer
     }
     const first = make(urlRef.current)
