@@ -136,7 +136,7 @@ beforeAll(async () => {
     dataDir,
     demo: true,
     store,
-    ingest: { tempDir: spool, limits: { maxBodyBytes: 64 * 1024 } },
+    ingest: { tempDir: spool, limits: { maxBodyBytes: 256 * 1024 } },
   })
   second = await buildApp({ dataDir, demo: true, store })
   tokens.write = await machineToken(['data:read', 'data:write'])
@@ -172,6 +172,55 @@ describe('replace and merge', () => {
       { name: 'A', type: 'Hospital' },
       { name: 'B', type: 'Substation' },
       { name: 'D, North', type: 'Fire Station' },
+    ])
+  })
+
+  it('replaces and merges from a GeoPackage written by ogr2ogr (in EPSG:3857, reprojected)', async () => {
+    const gpkg = async (name: string, ...features: object[]): Promise<Buffer> => {
+      const src = path.join(dataDir, `${name}.geojson`)
+      const out = path.join(dataDir, `${name}.gpkg`)
+      fs.writeFileSync(src, JSON.stringify({ type: 'FeatureCollection', features }))
+      await promisify(execFile)('ogr2ogr', [
+        '-f',
+        'GPKG',
+        '-s_srs',
+        'EPSG:4326',
+        '-t_srs',
+        'EPSG:3857',
+        out,
+        src,
+      ])
+      return fs.readFileSync(out)
+    }
+    const send = async (body: Buffer, mode: string): Promise<JobBody> => {
+      const res = await app.inject({
+        method: 'POST',
+        url: `${URL}?mode=${mode}`,
+        headers: {
+          authorization: `Bearer ${tokens.importer}`,
+          'content-type': 'application/geopackage+sqlite3',
+        },
+        payload: body,
+      })
+      expect(res.statusCode, res.body).toBe(202)
+      return finished(res.json<{ job: string }>().job)
+    }
+    const first = await send(
+      await gpkg('first', point(-106.6, 35.1, 'A'), point(-106.5, 35.2, 'B')),
+      'replace',
+    )
+    expect(first).toMatchObject({ status: 'succeeded', summary: { kept: 2, rejected: [] } })
+    expect((await rows()).map((r) => r.name)).toEqual(['A', 'B'])
+    // In metres (EPSG:3857) the points would be refused as out of range: they were reprojected.
+    const merged = await send(
+      await gpkg('merge', point(-106.0, 35.0, 'B', 'Substation'), point(-106.1, 35.6, 'C')),
+      'merge',
+    )
+    expect(merged).toMatchObject({ status: 'succeeded', summary: { kept: 3, keys: 2 } })
+    expect(await rows()).toEqual([
+      { name: 'A', type: 'Hospital' },
+      { name: 'B', type: 'Substation' },
+      { name: 'C', type: 'Hospital' },
     ])
   })
 
@@ -258,8 +307,8 @@ describe('refusals change nothing', () => {
   })
 
   it('refuses a body over the configured size with 413', async () => {
-    const big = ndjson(...Array.from({ length: 1200 }, (_, i) => point(-106, 35, `N${i}`)))
-    expect(big.length).toBeGreaterThan(64 * 1024)
+    const big = ndjson(...Array.from({ length: 6000 }, (_, i) => point(-106, 35, `N${i}`)))
+    expect(big.length).toBeGreaterThan(256 * 1024)
     const res = await post(URL, tokens.importer, big, 'application/x-ndjson')
     expect(res.statusCode).toBe(413)
     expect(res.json()).toMatchObject({ error: 'payload_too_large' })
