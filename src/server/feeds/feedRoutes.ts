@@ -119,42 +119,15 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
               ? 'stale'
               : 'ok'
       }
-      const feeds: FeedInfo[] = poller.config.feeds.map((f) => {
+      // What a vector or grid feed shows alike: its schedule, source and freshness.
+      const freshness = (f: {
+        id: string
+        everyMinutes: number
+        enabled?: boolean
+        source: { url?: string; file?: string }
+      }) => {
         const s = status.get(f.id)
-        const state = stateOf(s, f.everyMinutes)
         return {
-          id: f.id,
-          title: f.title,
-          dataset: f.dataset,
-          kind: 'vector' as const,
-          layers: layersOf.get(f.dataset) ?? [],
-          format: f.format,
-          mode: f.mode,
-          everyMinutes: f.everyMinutes,
-          enabled: f.enabled !== false,
-          source: s?.source ?? f.source.url ?? f.source.file ?? null,
-          lastAttemptAt: s?.lastAttemptAt ?? null,
-          lastSuccessAt: s?.lastSuccessAt ?? null,
-          newestDataAt: s?.newestDataAt ?? null,
-          lastError: s?.lastError ?? null,
-          lastErrorAt: s?.lastErrorAt ?? null,
-          failures: s?.failures ?? 0,
-          state,
-          summary: s?.summary ?? null,
-        }
-      })
-      // Grid feeds: the same freshness; their badge sits on the layers drawing the grid.
-      for (const f of poller.config.gridFeeds ?? []) {
-        const s = status.get(f.id)
-        feeds.push({
-          id: f.id,
-          title: f.title,
-          dataset: f.grid === 'wind' ? WIND_U_GRID : f.grid,
-          kind: 'grid',
-          grid: f.grid,
-          layers: layersOfGrid.get(f.grid) ?? [],
-          format: f.format,
-          mode: 'replace',
           everyMinutes: f.everyMinutes,
           enabled: f.enabled !== false,
           source: s?.source ?? f.source.url ?? f.source.file ?? null,
@@ -166,8 +139,31 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
           failures: s?.failures ?? 0,
           state: stateOf(s, f.everyMinutes),
           summary: s?.summary ?? null,
-        })
+        }
       }
+      const feeds: FeedInfo[] = poller.config.feeds.map((f) => ({
+        id: f.id,
+        title: f.title,
+        dataset: f.dataset,
+        kind: 'vector' as const,
+        layers: layersOf.get(f.dataset) ?? [],
+        format: f.format,
+        mode: f.mode,
+        ...freshness(f),
+      }))
+      // Grid feeds: the same freshness; their badge sits on the layers drawing the grid.
+      for (const f of poller.config.gridFeeds ?? [])
+        feeds.push({
+          id: f.id,
+          title: f.title,
+          dataset: f.grid === 'wind' ? WIND_U_GRID : f.grid,
+          kind: 'grid',
+          grid: f.grid,
+          layers: layersOfGrid.get(f.grid) ?? [],
+          format: f.format,
+          mode: 'replace',
+          ...freshness(f),
+        })
       // Every dataset's version (a feed run or an import bumps it): open tables refetch when it moves.
       const versions = Object.fromEntries(
         await Promise.all(
