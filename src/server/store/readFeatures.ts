@@ -70,11 +70,18 @@ export function* readGeojson(file: string): Generator<FeatureInput> {
   if (fc.type !== 'FeatureCollection' || !Array.isArray(fc.features)) {
     throw new FeatureError(1, 'expected a GeoJSON FeatureCollection')
   }
+  // Features come in text order: count the newlines once, from one feature's start to the next.
   let from = 0
+  let line = 1
+  let counted = 0
   for (const value of fc.features) {
     const at = text.indexOf('"Feature"', from)
-    from = at >= 0 ? at + 9 : from
-    yield asFeature(value, at >= 0 ? lineAt(at) : 0)
+    if (at >= 0) {
+      for (let k = text.indexOf('\n', counted); k >= 0 && k < at; k = text.indexOf('\n', k + 1)) line++
+      counted = at
+      from = at + 9
+    }
+    yield asFeature(value, at >= 0 ? line : 0)
   }
 }
 
