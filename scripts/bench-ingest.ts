@@ -23,7 +23,8 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback
 }
 const BUILDINGS = arg('buildings', 1_000_000)
-const MEMBERS = 20
+// Enough members that none reaches the 10 SMS codes an hour (config/app.yaml) in a long run.
+const MEMBERS = 80
 const PASSWORD = 'Bench-ingest-Passw0rd!'
 const root = path.resolve(import.meta.dirname, '..')
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-ingest-'))
@@ -178,7 +179,7 @@ async function main(): Promise<void> {
     return { status: res.status, data: ((await res.json()) as { data?: Record<string, string> }).data ?? {} }
   }
   const outbox = path.join(dataDir, 'outbox', 'sms.jsonl')
-  async function signIn(email: string): Promise<{ ms: number; token: string | null }> {
+  async function signIn(email: string): Promise<{ ms: number; token: string | null; failure?: string }> {
     const t0 = performance.now()
     const org = s.organizationId
     const login = await sdk('/b2b/passwords/authenticate', {
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
     })
     const ist = login.data.intermediate_session_token ?? ''
     const member = login.data.member_id ?? ''
-    await sdk('/b2b/otps/sms/send', {
+    const sent = await sdk('/b2b/otps/sms/send', {
       organization_id: org,
       member_id: member,
       intermediate_session_token: ist,
@@ -206,9 +207,11 @@ async function main(): Promise<void> {
       intermediate_session_token: ist,
       code: code ?? '',
     })
+    const failed = [login, sent, done].find((r) => r.status !== 200)
     return {
       ms: performance.now() - t0,
       token: done.status === 200 ? (done.data.session_token ?? null) : null,
+      ...(failed ? { failure: `HTTP ${failed.status}` } : {}),
     }
   }
   const importer = await signIn(emails[0] as string)
@@ -223,12 +226,16 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(child.pid) ?? 0)), 100)
   const during: number[] = []
   let failed = 0
+  const failures = new Map<string, number>()
   const signLoop = (async () => {
     let m = 1
     while (busy) {
       const r = await signIn(emails[(m++ % (MEMBERS - 1)) + 1] as string)
       if (r.token) during.push(r.ms)
-      else failed++
+      else {
+        failed++
+        failures.set(r.failure ?? 'no session', (failures.get(r.failure ?? 'no session') ?? 0) + 1)
+      }
       await new Promise((res) => setTimeout(res, 250))
     }
   })()
@@ -277,7 +284,9 @@ async function main(): Promise<void> {
     `server RSS: ${rss0.toFixed(0)} MiB before, peak ${rssPeak.toFixed(0)} MiB, growth ${(rssPeak - rss0).toFixed(0)} MiB (target < 200 MB)`,
   )
   console.log(`sign-in before: ${fmt(before)}`)
-  console.log(`sign-in during: ${fmt(during)}${failed ? `, ${failed} failed` : ''}`)
+  console.log(
+    `sign-in during: ${fmt(during)}${failed ? `, ${failed} failed (${[...failures].map(([k, n]) => `${k} × ${n}`).join(', ')})` : ''}`,
+  )
   console.log(
     `load average ${os
       .loadavg()
