@@ -68,10 +68,14 @@ describe('scheduled polling', () => {
       await t.app.ready()
       await expect.poll(async () => (await t.store.info('observed_smoke')).count, { timeout: 20_000 }).toBe(4)
       expect(hits).toContain('/hms_smoke20261007.kml')
-      const body = (await t.app.inject({ url: '/api/feeds', headers: AUTH })).json<{
-        polling: boolean
-        feeds: { id: string; state: string }[]
-      }>()
+      // The rows are swapped in before the run's freshness is written (two writes): wait for the run's end.
+      const feeds = async () =>
+        (await t.app.inject({ url: '/api/feeds', headers: AUTH })).json<{
+          polling: boolean
+          feeds: { id: string; state: string }[]
+        }>()
+      await expect.poll(async () => (await feeds()).feeds[0]?.state, { timeout: 20_000 }).toBe('ok')
+      const body = await feeds()
       expect(body.polling).toBe(true)
       expect(body.feeds[0]).toMatchObject({ id: 'hms-smoke', state: 'ok' })
     } finally {
