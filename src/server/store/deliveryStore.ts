@@ -2,24 +2,13 @@ import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
 import type { DeliveryJob, DeliveryLogEntry, Notice } from './deliveryRecords'
 import { insertInto, sqliteCodec as codec } from './rows/codec'
-import {
-  deliveryRowMappers,
-  JOB_COLUMNS,
-  jobToParams,
-  LOG_COLUMNS,
-  logToParams,
-  NOTICE_COLUMNS,
-  noticeToParams,
-  type JobRow,
-  type LogRow,
-  type NoticeRow,
-} from './rows/deliveryRows'
+import * as deliveryRow from './rows/deliveryRows'
 
 export type { DeliveryJob, DeliveryLogEntry, Notice } from './deliveryRecords'
 
 type NoticeKey = Pick<Notice, 'memberId' | 'alertId' | 'episode'>
 
-const { notice: toNotice, job: toJob, log: toLog } = deliveryRowMappers(codec)
+const { notice: toNotice, job: toJob, log: toLog } = deliveryRow.deliveryRowMappers(codec)
 
 /** Alert episodes, notices, send jobs and the delivery log (the alert delivery engine's store). */
 export interface DeliveryStore {
@@ -76,12 +65,12 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
   )
   const clear = db.prepare('UPDATE alert_episodes SET active = 0, cleared_at = ? WHERE alert_id = ?')
   const insertNotice = db.prepare(
-    insertInto(codec, 'alert_notices', NOTICE_COLUMNS).replace(/^INSERT/, 'INSERT OR IGNORE'),
+    insertInto(codec, 'alert_notices', deliveryRow.NOTICE_COLUMNS).replace(/^INSERT/, 'INSERT OR IGNORE'),
   )
-  const noticesIn = db.prepare<[], NoticeRow>(
+  const noticesIn = db.prepare<[], deliveryRow.NoticeRow>(
     "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
   )
-  const remindersDue = db.prepare<[number], NoticeRow>(
+  const remindersDue = db.prepare<[number], deliveryRow.NoticeRow>(
     "SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL AND next_reminder_at <= ? ORDER BY member_id, alert_id",
   )
   const setNotice = db.prepare(
@@ -91,16 +80,18 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
   const acked = db
     .prepare<[string, string], number>('SELECT 1 FROM alert_acks WHERE alert_id = ? AND member_id = ?')
     .pluck()
-  const insertJob = db.prepare(insertInto(codec, 'delivery_jobs', JOB_COLUMNS))
-  const jobsDue = db.prepare<[number], JobRow>(
+  const insertJob = db.prepare(insertInto(codec, 'delivery_jobs', deliveryRow.JOB_COLUMNS))
+  const jobsDue = db.prepare<[number], deliveryRow.JobRow>(
     "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, id",
   )
   const nextJob = db
     .prepare<[], number>("SELECT min(next_at) FROM delivery_jobs WHERE state = 'queued'")
     .pluck()
   const setJob = db.prepare('UPDATE delivery_jobs SET state = ?, attempts = ?, next_at = ? WHERE id = ?')
-  const insertLog = db.prepare(insertInto(codec, 'delivery_log', LOG_COLUMNS))
-  const readLog = db.prepare<[number], LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT ?')
+  const insertLog = db.prepare(insertInto(codec, 'delivery_log', deliveryRow.LOG_COLUMNS))
+  const readLog = db.prepare<[number], deliveryRow.LogRow>(
+    'SELECT * FROM delivery_log ORDER BY id DESC LIMIT ?',
+  )
 
   /** Starts an episode for each raised alert and ends the cleared ones; answers the new episodes. */
   const transition = db.transaction((raised: string[], cleared: string[], at: number) => {
@@ -160,7 +151,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
       transition(raised, cleared, at),
     /** Queues a notice; false when the member already has this episode (never told twice). */
     queueNotice(n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>): boolean {
-      return insertNotice.run(noticeToParams(codec, n)).changes > 0
+      return insertNotice.run(deliveryRow.noticeToParams(codec, n)).changes > 0
     },
     waitingNotices: (): Notice[] => noticesIn.all().map(toNotice),
     dueReminders: (now: number): Notice[] => remindersDue.all(now).map(toNotice),
@@ -181,7 +172,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
     /** Whether the member acknowledged the alert in the app (alert_acks, migration 080). */
     acknowledged: (memberId: string, alertId: string): boolean => acked.get(alertId, memberId) !== undefined,
     addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): number {
-      const r = insertJob.run(jobToParams(codec, job, at))
+      const r = insertJob.run(deliveryRow.jobToParams(codec, job, at))
       return Number(r.lastInsertRowid)
     },
     dueJobs: (now: number): DeliveryJob[] => jobsDue.all(now).map(toJob),
@@ -195,7 +186,7 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
       setJob.run(state, attempts, nextAt, id)
     },
     log(e: Omit<DeliveryLogEntry, 'id'>): void {
-      insertLog.run(logToParams(codec, e))
+      insertLog.run(deliveryRow.logToParams(codec, e))
     },
     /** Deletes log lines, finished jobs and notices of ended episodes older than `before` (ms). */
     prune: (before: number): void => pruneAll(before),

@@ -3,25 +3,12 @@ import type { Awaitable } from './Awaitable'
 import type { AuditEntry, MemberRecord, SessionRecord } from './identityRecords'
 import { createMemberAdminStore, type MemberAdminStore } from './memberAdminStore'
 import { insertInto, sqliteCodec as codec } from './rows/codec'
-import {
-  AUDIT_COLUMNS,
-  auditEntryFromRow,
-  auditToParams,
-  MEMBER_COLUMNS,
-  memberFromRow,
-  memberToParams,
-  SESSION_COLUMNS,
-  sessionFromRow,
-  sessionToParams,
-  type AuditRow,
-  type MemberRow,
-  type SessionRow,
-} from './rows/identityRows'
+import * as identityRow from './rows/identityRows'
 
 export type { AuditEntry, AuthFactor, MemberRecord, MemberStatus, SessionRecord } from './identityRecords'
 
-const toMember = (row: MemberRow): MemberRecord => memberFromRow(codec, row)
-const toSession = (row: SessionRow): SessionRecord => sessionFromRow(codec, row)
+const toMember = (row: identityRow.MemberRow): MemberRecord => identityRow.memberFromRow(codec, row)
+const toSession = (row: identityRow.SessionRow): SessionRecord => identityRow.sessionFromRow(codec, row)
 
 /**
  * The accounts database's members, sessions, signing keys and audit log (+ administration's
@@ -83,20 +70,26 @@ export interface IdentityStore extends MemberAdminStore {
  * own transaction (acknowledgements, subscriptions) use it directly.
  */
 export function auditWriter(db: Database.Database): (e: AuditEntry) => void {
-  const insert = db.prepare(insertInto(codec, 'identity_audit', AUDIT_COLUMNS))
+  const insert = db.prepare(insertInto(codec, 'identity_audit', identityRow.AUDIT_COLUMNS))
   return (e) => {
-    insert.run(auditToParams(codec, e))
+    insert.run(identityRow.auditToParams(codec, e))
   }
 }
 
 /** Members, sessions, signing keys and the audit log of the bundled identity provider. */
 export function createIdentityStore(db: Database.Database): IdentityStore {
-  const memberById = db.prepare<[string], MemberRow>('SELECT * FROM identity_members WHERE member_id = ?')
-  const memberByEmail = db.prepare<[string], MemberRow>('SELECT * FROM identity_members WHERE email = ?')
-  const sessionByHash = db.prepare<[string], SessionRow>(
+  const memberById = db.prepare<[string], identityRow.MemberRow>(
+    'SELECT * FROM identity_members WHERE member_id = ?',
+  )
+  const memberByEmail = db.prepare<[string], identityRow.MemberRow>(
+    'SELECT * FROM identity_members WHERE email = ?',
+  )
+  const sessionByHash = db.prepare<[string], identityRow.SessionRow>(
     'SELECT * FROM identity_sessions WHERE token_hash = ?',
   )
-  const sessionById = db.prepare<[string], SessionRow>('SELECT * FROM identity_sessions WHERE session_id = ?')
+  const sessionById = db.prepare<[string], identityRow.SessionRow>(
+    'SELECT * FROM identity_sessions WHERE session_id = ?',
+  )
   // Commits by other connections (data_version) and writes through this one (total_changes).
   const stamp = db
     .prepare<[], number>(
@@ -115,7 +108,7 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
       (db.prepare('SELECT count(*) AS n FROM identity_members').get() as { n: number }).n,
     listMembers: (): MemberRecord[] =>
       db
-        .prepare<[], MemberRow>('SELECT * FROM identity_members ORDER BY created_at, email')
+        .prepare<[], identityRow.MemberRow>('SELECT * FROM identity_members ORDER BY created_at, email')
         .all()
         .map(toMember),
     memberById: (id: string): MemberRecord | null => {
@@ -127,7 +120,9 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
       return row ? toMember(row) : null
     },
     insertMember(m: MemberRecord): void {
-      db.prepare(insertInto(codec, 'identity_members', MEMBER_COLUMNS)).run(memberToParams(codec, m))
+      db.prepare(insertInto(codec, 'identity_members', identityRow.MEMBER_COLUMNS)).run(
+        identityRow.memberToParams(codec, m),
+      )
     },
     updateMember(
       id: string,
@@ -155,8 +150,8 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
     },
 
     insertSession(s: SessionRecord, tokenHash: string): void {
-      db.prepare(insertInto(codec, 'identity_sessions', SESSION_COLUMNS)).run(
-        sessionToParams(codec, s, tokenHash),
+      db.prepare(insertInto(codec, 'identity_sessions', identityRow.SESSION_COLUMNS)).run(
+        identityRow.sessionToParams(codec, s, tokenHash),
       )
     },
     sessionByTokenHash: (hash: string): SessionRecord | null => {
@@ -223,9 +218,11 @@ export function createIdentityStore(db: Database.Database): IdentityStore {
 
     audit: auditWriter(db),
     auditLog: (limit = 100): AuditEntry[] =>
-      (db.prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?').all(limit) as AuditRow[]).map(
-        (r) => auditEntryFromRow(codec, r),
-      ),
+      (
+        db
+          .prepare('SELECT * FROM identity_audit ORDER BY id DESC LIMIT ?')
+          .all(limit) as identityRow.AuditRow[]
+      ).map((r) => identityRow.auditEntryFromRow(codec, r)),
     signedInFrom: (memberId: string, ip: string, since: number): boolean =>
       db
         .prepare(

@@ -2,18 +2,7 @@ import type Database from 'better-sqlite3'
 import type { Awaitable } from './Awaitable'
 import type { IntermediateSessionRecord, OtpRecord, ResetTokenRecord } from './identityTokenRecords'
 import { insertInto, sqliteCodec as codec } from './rows/codec'
-import {
-  INTERMEDIATE_COLUMNS,
-  intermediateFromRow,
-  intermediateToParams,
-  otpFromRow,
-  resetTokenFromRow,
-  throttleFromRow,
-  type IntermediateRow,
-  type OtpRow,
-  type ResetTokenRow,
-  type ThrottleRow,
-} from './rows/identityTokenRows'
+import * as tokenRows from './rows/identityTokenRows'
 import {
   failOnce,
   RESERVATION_BUSY_MS,
@@ -122,12 +111,12 @@ export interface IdentityTokenStore {
 
 /** Short-lived secrets (intermediate sessions, SMS codes, reset tokens) and throttle counters. */
 export function createIdentityTokenStore(db: Database.Database): IdentityTokenStore {
-  const latestOtpRow = db.prepare<[string], OtpRow>(
+  const latestOtpRow = db.prepare<[string], tokenRows.OtpRow>(
     'SELECT * FROM identity_otp_codes WHERE member_id = ? ORDER BY id DESC LIMIT 1',
   )
   const latestOtp = (memberId: string): OtpRecord | null => {
     const row = latestOtpRow.get(memberId)
-    return row ? otpFromRow(row) : null
+    return row ? tokenRows.otpFromRow(row) : null
   }
   const countAttempt = db.prepare('UPDATE identity_otp_codes SET attempts = attempts + 1 WHERE id = ?')
   const takeOtpAttempt = db.transaction(
@@ -139,12 +128,12 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
     },
   )
 
-  const throttleRow = db.prepare<[string], ThrottleRow>(
+  const throttleRow = db.prepare<[string], tokenRows.ThrottleRow>(
     'SELECT failures, window_start, locked_until FROM identity_throttle WHERE key = ?',
   )
   const throttle = (key: string): ThrottleRecord | null => {
     const row = throttleRow.get(key)
-    return row ? throttleFromRow(row) : null
+    return row ? tokenRows.throttleFromRow(row) : null
   }
   const putThrottle = db.prepare(
     `INSERT INTO identity_throttle (key, failures, window_start, locked_until) VALUES (?,?,?,?)
@@ -192,15 +181,15 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
 
   return {
     insertIntermediate(hash: string, r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>): void {
-      db.prepare(insertInto(codec, 'identity_intermediate_sessions', INTERMEDIATE_COLUMNS)).run(
-        intermediateToParams(codec, hash, r),
+      db.prepare(insertInto(codec, 'identity_intermediate_sessions', tokenRows.INTERMEDIATE_COLUMNS)).run(
+        tokenRows.intermediateToParams(codec, hash, r),
       )
     },
     intermediate(hash: string): IntermediateSessionRecord | null {
       const row = db
         .prepare('SELECT * FROM identity_intermediate_sessions WHERE token_hash = ?')
-        .get(hash) as IntermediateRow | undefined
-      return row ? intermediateFromRow(codec, row) : null
+        .get(hash) as tokenRows.IntermediateRow | undefined
+      return row ? tokenRows.intermediateFromRow(codec, row) : null
     },
     countIntermediateSend(hash: string, maxSends: number): boolean {
       return (
@@ -264,8 +253,8 @@ export function createIdentityTokenStore(db: Database.Database): IdentityTokenSt
     },
     resetToken(hash: string): ResetTokenRecord | null {
       const row = db.prepare('SELECT * FROM identity_reset_tokens WHERE token_hash = ?').get(hash) as
-        ResetTokenRow | undefined
-      return row ? resetTokenFromRow(row) : null
+        tokenRows.ResetTokenRow | undefined
+      return row ? tokenRows.resetTokenFromRow(row) : null
     },
     useResetToken(hash: string, at: number): boolean {
       return (

@@ -10,16 +10,7 @@ import {
 import type { DeliveryLogEntry } from './deliveryStore'
 import { deliveryRowMappers, type LogRow } from './rows/deliveryRows'
 import { auditWriter, type AuditEntry } from './identityStore'
-import {
-  CIRCUIT_COLUMNS,
-  circuitToParams,
-  periodValues,
-  pspsEventRowMappers,
-  type CircuitRow,
-  type EventRow,
-  type PeriodRow,
-  type PhaseRow,
-} from './rows/pspsEventRows'
+import * as eventRows from './rows/pspsEventRows'
 import { insertInto, sqliteCodec as codec } from './rows/codec'
 
 export type {
@@ -92,7 +83,7 @@ export function pspsAudit(
 
 export function createPspsEventStore(db: Database.Database): PspsEventStore {
   const writeAudit = auditWriter(db)
-  const rows = pspsEventRowMappers(codec)
+  const rows = eventRows.pspsEventRowMappers(codec)
   const { log: toLog } = deliveryRowMappers(codec)
   const insertEvent = db.prepare(
     'INSERT INTO psps_events (name, phase, created_at, created_by, updated_at) VALUES (?, ?, ?, ?, ?)',
@@ -100,18 +91,18 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
   const insertPhase = db.prepare(
     'INSERT INTO psps_event_phases (event_id, seq, phase, at, member_id) VALUES (?, ?, ?, ?, ?)',
   )
-  const insertCircuit = db.prepare(insertInto(codec, 'psps_event_circuits', CIRCUIT_COLUMNS))
-  const eventById = db.prepare<[number], EventRow>('SELECT * FROM psps_events WHERE id = ?')
-  const phasesOf = db.prepare<[number], PhaseRow>(
+  const insertCircuit = db.prepare(insertInto(codec, 'psps_event_circuits', eventRows.CIRCUIT_COLUMNS))
+  const eventById = db.prepare<[number], eventRows.EventRow>('SELECT * FROM psps_events WHERE id = ?')
+  const phasesOf = db.prepare<[number], eventRows.PhaseRow>(
     'SELECT * FROM psps_event_phases WHERE event_id = ? ORDER BY seq',
   )
-  const circuitsOf = db.prepare<[number], CircuitRow>(
+  const circuitsOf = db.prepare<[number], eventRows.CircuitRow>(
     'SELECT * FROM psps_event_circuits WHERE event_id = ? ORDER BY position',
   )
-  const periodsOf = db.prepare<[number], PeriodRow>(
+  const periodsOf = db.prepare<[number], eventRows.PeriodRow>(
     'SELECT * FROM psps_circuit_periods WHERE event_id = ? ORDER BY circuit, period',
   )
-  const listAll = db.prepare<[], EventRow & { circuit_count: number }>(
+  const listAll = db.prepare<[], eventRows.EventRow & { circuit_count: number }>(
     `SELECT e.*, (SELECT count(*) FROM psps_event_circuits c WHERE c.event_id = e.id) AS circuit_count
      FROM psps_events e ORDER BY e.created_at DESC, e.id DESC`,
   )
@@ -144,7 +135,7 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
     (name: string, circuits: readonly PspsEventCircuitInput[], actor: PspsActor, at: number) => {
       const id = Number(insertEvent.run(name, 'watch', at, actor.memberId, at).lastInsertRowid)
       insertPhase.run(id, 1, 'watch', at, actor.memberId)
-      circuits.forEach((c, i) => insertCircuit.run(circuitToParams(codec, id, c, i)))
+      circuits.forEach((c, i) => insertCircuit.run(eventRows.circuitToParams(codec, id, c, i)))
       writeAudit(
         pspsAudit('psps.event.created', id, actor, at, { name, circuits: circuits.map((c) => c.circuit) }),
       )
@@ -169,7 +160,7 @@ export function createPspsEventStore(db: Database.Database): PspsEventStore {
       actor: PspsActor,
       at: number,
     ): boolean => {
-      const values = periodValues(codec, p)
+      const values = eventRows.periodValues(codec, p)
       const written =
         replaces === null
           ? insertPeriod.run(id, circuit, p.period, ...values).changes

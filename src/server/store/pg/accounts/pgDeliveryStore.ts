@@ -1,22 +1,11 @@
 import { insertInto, pgCodec as codec } from '../../rows/codec'
-import {
-  deliveryRowMappers,
-  JOB_COLUMNS,
-  jobToParams,
-  LOG_COLUMNS,
-  logToParams,
-  NOTICE_COLUMNS,
-  noticeToParams,
-  type JobRow,
-  type LogRow,
-  type NoticeRow,
-} from '../../rows/deliveryRows'
+import * as deliveryRow from '../../rows/deliveryRows'
 import type { DeliveryJob, DeliveryLogEntry, DeliveryStore, Notice } from '../../deliveryStore'
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe, storableText } from './nulSafe'
 import { retryConflicts } from './retryConflicts'
 
-const { notice: noticeOf, job: jobOf, log: logOf } = deliveryRowMappers(codec)
+const { notice: noticeOf, job: jobOf, log: logOf } = deliveryRow.deliveryRowMappers(codec)
 
 /** A LIMIT as SQLite takes it: negative is no limit. */
 const limitOf = (n: number) => (n < 0 ? null : Math.floor(n))
@@ -75,19 +64,19 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>,
     ): Promise<boolean> {
       const count = await db.run(
-        `${insertInto(codec, 'alert_notices', NOTICE_COLUMNS)} ON CONFLICT DO NOTHING`,
-        noticeToParams(codec, n),
+        `${insertInto(codec, 'alert_notices', deliveryRow.NOTICE_COLUMNS)} ON CONFLICT DO NOTHING`,
+        deliveryRow.noticeToParams(codec, n),
       )
       return count > 0
     },
     async waitingNotices(): Promise<Notice[]> {
-      const rows = await db.query<NoticeRow>(
+      const rows = await db.query<deliveryRow.NoticeRow>(
         "SELECT * FROM alert_notices WHERE state IN ('pending', 'held') ORDER BY member_id, queued_at, alert_id",
       )
       return rows.map(noticeOf)
     },
     async dueReminders(now: number): Promise<Notice[]> {
-      const rows = await db.query<NoticeRow>(
+      const rows = await db.query<deliveryRow.NoticeRow>(
         `SELECT * FROM alert_notices WHERE state = 'sent' AND next_reminder_at IS NOT NULL
            AND next_reminder_at <= $1 ORDER BY member_id, alert_id`,
         [now],
@@ -118,14 +107,14 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
     },
     async addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): Promise<number> {
       const row = await db.one<{ id: number }>(
-        `${insertInto(codec, 'delivery_jobs', JOB_COLUMNS)} RETURNING id`,
-        jobToParams(codec, job, at),
+        `${insertInto(codec, 'delivery_jobs', deliveryRow.JOB_COLUMNS)} RETURNING id`,
+        deliveryRow.jobToParams(codec, job, at),
       )
       if (!row) throw new Error('delivery job not stored')
       return row.id
     },
     async dueJobs(now: number): Promise<DeliveryJob[]> {
-      const rows = await db.query<JobRow>(
+      const rows = await db.query<deliveryRow.JobRow>(
         "SELECT * FROM delivery_jobs WHERE state = 'queued' AND next_at <= $1 ORDER BY next_at, id",
         [now],
       )
@@ -154,7 +143,10 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       ])
     },
     async log(e: Omit<DeliveryLogEntry, 'id'>): Promise<void> {
-      await db.run(insertInto(codec, 'delivery_log', LOG_COLUMNS), logToParams(codec, e))
+      await db.run(
+        insertInto(codec, 'delivery_log', deliveryRow.LOG_COLUMNS),
+        deliveryRow.logToParams(codec, e),
+      )
     },
     prune(before: number): Promise<void> {
       return db.tx(async () => {
@@ -171,9 +163,10 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       })
     },
     async recentLog(limit: number): Promise<DeliveryLogEntry[]> {
-      const rows = await db.query<LogRow>('SELECT * FROM delivery_log ORDER BY id DESC LIMIT $1', [
-        limitOf(limit),
-      ])
+      const rows = await db.query<deliveryRow.LogRow>(
+        'SELECT * FROM delivery_log ORDER BY id DESC LIMIT $1',
+        [limitOf(limit)],
+      )
       return rows.map(logOf)
     },
   }

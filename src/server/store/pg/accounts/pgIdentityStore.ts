@@ -2,18 +2,7 @@ import type { AuditEntry, IdentityStore, MemberRecord, SessionRecord } from '../
 import type { PgDatabase } from '../pgDatabase'
 import { createPgMemberAdminStore } from './pgMemberAdminStore'
 import { insertInto, pgCodec as codec } from '../../rows/codec'
-import {
-  auditEntryFromRow,
-  MEMBER_COLUMNS,
-  memberFromRow,
-  memberToParams,
-  SESSION_COLUMNS,
-  sessionFromRow,
-  sessionToParams,
-  type AuditRow,
-  type MemberRow,
-  type SessionRow,
-} from '../../rows/identityRows'
+import * as identityRow from '../../rows/identityRows'
 import { pgAudit } from './pgAudit'
 import { nulSafe } from './nulSafe'
 import { retryConflicts } from './retryConflicts'
@@ -33,12 +22,16 @@ type MemberPatch = Partial<
 export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
   const db = nulSafe(pg)
   const memberById = async (id: string): Promise<MemberRecord | null> => {
-    const row = await db.one<MemberRow>('SELECT * FROM identity_members WHERE member_id = $1', [id])
-    return row ? memberFromRow(codec, row) : null
+    const row = await db.one<identityRow.MemberRow>('SELECT * FROM identity_members WHERE member_id = $1', [
+      id,
+    ])
+    return row ? identityRow.memberFromRow(codec, row) : null
   }
   const sessionWhere = async (column: 'token_hash' | 'session_id', value: string) => {
-    const row = await db.one<SessionRow>(`SELECT * FROM identity_sessions WHERE ${column} = $1`, [value])
-    return row ? sessionFromRow(codec, row) : null
+    const row = await db.one<identityRow.SessionRow>(`SELECT * FROM identity_sessions WHERE ${column} = $1`, [
+      value,
+    ])
+    return row ? identityRow.sessionFromRow(codec, row) : null
   }
 
   const store = {
@@ -47,18 +40,23 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
       return row?.n ?? 0
     },
     async listMembers(): Promise<MemberRecord[]> {
-      const rows = await db.query<MemberRow>('SELECT * FROM identity_members ORDER BY created_at, email')
-      return rows.map((r) => memberFromRow(codec, r))
+      const rows = await db.query<identityRow.MemberRow>(
+        'SELECT * FROM identity_members ORDER BY created_at, email',
+      )
+      return rows.map((r) => identityRow.memberFromRow(codec, r))
     },
     memberById,
     async memberByEmail(email: string): Promise<MemberRecord | null> {
-      const row = await db.one<MemberRow>('SELECT * FROM identity_members WHERE email = $1', [
+      const row = await db.one<identityRow.MemberRow>('SELECT * FROM identity_members WHERE email = $1', [
         email.trim().toLowerCase(),
       ])
-      return row ? memberFromRow(codec, row) : null
+      return row ? identityRow.memberFromRow(codec, row) : null
     },
     async insertMember(m: MemberRecord): Promise<void> {
-      await db.run(insertInto(codec, 'identity_members', MEMBER_COLUMNS), memberToParams(codec, m))
+      await db.run(
+        insertInto(codec, 'identity_members', identityRow.MEMBER_COLUMNS),
+        identityRow.memberToParams(codec, m),
+      )
     },
     /** Only the fields in `patch` change (one statement: a concurrent update of another field stays). */
     async updateMember(id: string, patch: MemberPatch, at: number): Promise<void> {
@@ -94,8 +92,8 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
 
     async insertSession(s: SessionRecord, tokenHash: string): Promise<void> {
       await db.run(
-        insertInto(codec, 'identity_sessions', SESSION_COLUMNS),
-        sessionToParams(codec, s, tokenHash),
+        insertInto(codec, 'identity_sessions', identityRow.SESSION_COLUMNS),
+        identityRow.sessionToParams(codec, s, tokenHash),
       )
     },
     sessionByTokenHash: (hash: string): Promise<SessionRecord | null> => sessionWhere('token_hash', hash),
@@ -155,8 +153,11 @@ export function createPgIdentityStore(pg: PgDatabase): IdentityStore {
 
     audit: (e: AuditEntry): Promise<void> => pgAudit(db, e),
     async auditLog(limit = 100): Promise<AuditEntry[]> {
-      const rows = await db.query<AuditRow>('SELECT * FROM identity_audit ORDER BY id DESC LIMIT $1', [limit])
-      return rows.map((r) => auditEntryFromRow(codec, r))
+      const rows = await db.query<identityRow.AuditRow>(
+        'SELECT * FROM identity_audit ORDER BY id DESC LIMIT $1',
+        [limit],
+      )
+      return rows.map((r) => identityRow.auditEntryFromRow(codec, r))
     },
     async signedInFrom(memberId: string, ip: string, since: number): Promise<boolean> {
       const row = await db.one<{ one: number }>(

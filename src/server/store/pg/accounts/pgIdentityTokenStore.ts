@@ -10,22 +10,11 @@ import type {
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe, storableText } from './nulSafe'
 import { insertInto, pgCodec as codec } from '../../rows/codec'
-import {
-  INTERMEDIATE_COLUMNS,
-  intermediateFromRow,
-  intermediateToParams,
-  otpFromRow,
-  resetTokenFromRow,
-  throttleFromRow,
-  type IntermediateRow,
-  type OtpRow,
-  type ResetTokenRow,
-  type ThrottleRow as ThrottleColumns,
-} from '../../rows/identityTokenRows'
+import * as tokenRows from '../../rows/identityTokenRows'
 import { retryConflicts } from './retryConflicts'
 import { failOnce, RESERVATION_BUSY_MS, reserveOnce, settleOnce } from '../../throttleCounting'
 
-interface ThrottleRow extends ThrottleColumns {
+interface ThrottleRow extends tokenRows.ThrottleRow {
   key: string
   /** Inserted by this statement (a key without a counter yet). */
   inserted: boolean
@@ -70,7 +59,7 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
            RETURNING t.key, t.failures, t.window_start, t.locked_until, (t.xmax = 0) AS inserted`,
           [[...new Set(keys)].sort()],
         )
-        const held = new Map(rows.map((r) => [r.key, r.inserted ? null : throttleFromRow(r)]))
+        const held = new Map(rows.map((r) => [r.key, r.inserted ? null : tokenRows.throttleFromRow(r)]))
         const { result, write } = step(held)
         const placeholders = rows.filter((r) => r.inserted && !write.has(r.key)).map((r) => r.key)
         if (write.size > 0) {
@@ -101,16 +90,16 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       r: Omit<IntermediateSessionRecord, 'sends' | 'consumedAt'>,
     ): Promise<void> {
       await db.run(
-        insertInto(codec, 'identity_intermediate_sessions', INTERMEDIATE_COLUMNS),
-        intermediateToParams(codec, hash, r),
+        insertInto(codec, 'identity_intermediate_sessions', tokenRows.INTERMEDIATE_COLUMNS),
+        tokenRows.intermediateToParams(codec, hash, r),
       )
     },
     async intermediate(hash: string): Promise<IntermediateSessionRecord | null> {
-      const row = await db.one<IntermediateRow>(
+      const row = await db.one<tokenRows.IntermediateRow>(
         'SELECT * FROM identity_intermediate_sessions WHERE token_hash = $1',
         [hash],
       )
-      return row ? intermediateFromRow(codec, row) : null
+      return row ? tokenRows.intermediateFromRow(codec, row) : null
     },
     /** One statement: parallel sends re-check `sends` on the locked row, so never more than `maxSends`. */
     async countIntermediateSend(hash: string, maxSends: number): Promise<boolean> {
@@ -154,25 +143,25 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       })
     },
     async latestOtp(memberId: string): Promise<OtpRecord | null> {
-      const row = await db.one<OtpRow>(
+      const row = await db.one<tokenRows.OtpRow>(
         'SELECT * FROM identity_otp_codes WHERE member_id = $1 ORDER BY id DESC LIMIT 1',
         [memberId],
       )
-      return row ? otpFromRow(row) : null
+      return row ? tokenRows.otpFromRow(row) : null
     },
     /**
      * One statement: a parallel attempt waits for the row and re-checks `attempts`, `consumed_at`
      * and `expires_at` on the version it then sees, so attempts never pass `maxAttempts`.
      */
     async takeOtpAttempt(memberId: string, maxAttempts: number, now: number): Promise<OtpRecord | null> {
-      const row = await db.one<OtpRow>(
+      const row = await db.one<tokenRows.OtpRow>(
         `UPDATE identity_otp_codes SET attempts = attempts + 1
          WHERE id = (SELECT id FROM identity_otp_codes WHERE member_id = $1 ORDER BY id DESC LIMIT 1)
            AND consumed_at IS NULL AND expires_at > $3 AND attempts < $2
          RETURNING *`,
         [memberId, maxAttempts, now],
       )
-      return row ? otpFromRow(row) : null
+      return row ? tokenRows.otpFromRow(row) : null
     },
     async consumeOtp(id: number, at: number): Promise<boolean> {
       const n = await db.run(
@@ -196,10 +185,11 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
       )
     },
     async resetToken(hash: string): Promise<ResetTokenRecord | null> {
-      const row = await db.one<ResetTokenRow>('SELECT * FROM identity_reset_tokens WHERE token_hash = $1', [
-        hash,
-      ])
-      return row ? resetTokenFromRow(row) : null
+      const row = await db.one<tokenRows.ResetTokenRow>(
+        'SELECT * FROM identity_reset_tokens WHERE token_hash = $1',
+        [hash],
+      )
+      return row ? tokenRows.resetTokenFromRow(row) : null
     },
     async useResetToken(hash: string, at: number): Promise<boolean> {
       const n = await db.run(
@@ -220,7 +210,7 @@ export function createPgIdentityTokenStore(pg: PgDatabase): IdentityTokenStore {
         'SELECT failures, window_start, locked_until FROM identity_throttle WHERE key = $1',
         [key],
       )
-      return row ? throttleFromRow(row) : null
+      return row ? tokenRows.throttleFromRow(row) : null
     },
     lockedFor,
     /** One withThrottleRows transaction: the locks are read and the failures counted together. */

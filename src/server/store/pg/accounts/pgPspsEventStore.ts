@@ -1,21 +1,12 @@
 import { deliveryRowMappers, type LogRow } from '../../rows/deliveryRows'
-import {
-  CIRCUIT_COLUMNS,
-  circuitToParams,
-  periodValues,
-  pspsEventRowMappers,
-  type CircuitRow,
-  type EventRow,
-  type PeriodRow,
-  type PhaseRow,
-} from '../../rows/pspsEventRows'
+import * as eventRows from '../../rows/pspsEventRows'
 import { insertInto, pgCodec as codec } from '../../rows/codec'
 import { pspsAudit, type PspsEventStore, type StoredPspsEvent } from '../../pspsEventStore'
 import type { PgDatabase } from '../pgDatabase'
 import { nulSafe } from './nulSafe'
 import { pgAudit } from './pgAudit'
 
-const rows = pspsEventRowMappers(codec)
+const rows = eventRows.pspsEventRowMappers(codec)
 const { log: logOf } = deliveryRowMappers(codec)
 
 /** PSPS events in PostgreSQL (accounts migration 003), audited in identity_audit in the same transaction. */
@@ -23,14 +14,18 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
   const db = nulSafe(pg)
 
   async function get(id: number): Promise<StoredPspsEvent | null> {
-    const e = await db.one<EventRow>('SELECT * FROM psps_events WHERE id = $1', [id])
+    const e = await db.one<eventRows.EventRow>('SELECT * FROM psps_events WHERE id = $1', [id])
     if (!e) return null
     const [phases, circuits, periods] = await Promise.all([
-      db.query<PhaseRow>('SELECT * FROM psps_event_phases WHERE event_id = $1 ORDER BY seq', [id]),
-      db.query<CircuitRow>('SELECT * FROM psps_event_circuits WHERE event_id = $1 ORDER BY position', [id]),
-      db.query<PeriodRow>('SELECT * FROM psps_circuit_periods WHERE event_id = $1 ORDER BY circuit, period', [
-        id,
-      ]),
+      db.query<eventRows.PhaseRow>('SELECT * FROM psps_event_phases WHERE event_id = $1 ORDER BY seq', [id]),
+      db.query<eventRows.CircuitRow>(
+        'SELECT * FROM psps_event_circuits WHERE event_id = $1 ORDER BY position',
+        [id],
+      ),
+      db.query<eventRows.PeriodRow>(
+        'SELECT * FROM psps_circuit_periods WHERE event_id = $1 ORDER BY circuit, period',
+        [id],
+      ),
     ])
     return rows.event(e, phases, circuits, periods)
   }
@@ -50,8 +45,8 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
         )
         for (const [i, c] of circuits.entries())
           await db.run(
-            insertInto(codec, 'psps_event_circuits', CIRCUIT_COLUMNS),
-            circuitToParams(codec, created.id, c, i),
+            insertInto(codec, 'psps_event_circuits', eventRows.CIRCUIT_COLUMNS),
+            eventRows.circuitToParams(codec, created.id, c, i),
           )
         await pgAudit(
           db,
@@ -67,7 +62,7 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
       return event
     },
     async list() {
-      const found = await db.query<EventRow & { circuit_count: number }>(
+      const found = await db.query<eventRows.EventRow & { circuit_count: number }>(
         `SELECT e.*, (SELECT count(*) FROM psps_event_circuits c WHERE c.event_id = e.id) AS circuit_count
          FROM psps_events e ORDER BY e.created_at DESC, e.id DESC`,
       )
@@ -93,7 +88,7 @@ export function createPgPspsEventStore(pg: PgDatabase): PspsEventStore {
     },
     savePeriod(id, circuit, p, replaces, detail, actor, at) {
       return db.tx(async () => {
-        const values = periodValues(codec, p)
+        const values = eventRows.periodValues(codec, p)
         // The UPDATE holds the period's row lock to the commit; a second insert of one period waits, then does nothing.
         const written =
           replaces === null
