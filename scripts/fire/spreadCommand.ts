@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Feature, FeatureCollection, MultiPolygon, Polygon } from 'geojson'
-import { fireBehaviourGrid, type FireWeather } from '../../src/fire/fireBehaviourGrid'
-import { minimumTravelTime, type CellEllipses } from '../../src/fire/spread/minimumTravelTime'
+import type { FireWeather } from '../../src/fire/fireBehaviourGrid'
+import { cellBurns, spreadOverLandscape } from '../../src/fire/spread/landscapeSpread'
 import { OUTPUT_NODATA, parseOptions } from './gridCommand'
 import {
   LANDSCAPE_OPTIONS,
@@ -36,7 +36,6 @@ const OPTIONS = {
   'wind-from-grid': { type: 'string' },
 } as const
 
-const M_PER_FT = 0.3048
 const isoSeconds = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
@@ -89,7 +88,7 @@ async function readWind(
 async function ignitionCells(
   points: [number, number][],
   input: LandscapeInput,
-  first: CellEllipses,
+  firstHour: FireWeather,
 ): Promise<number[]> {
   const xy = await lonLatTo(input.wkt, points)
   const [x0, dx, , y0, , dy] = input.grid.geoTransform
@@ -101,7 +100,7 @@ async function ignitionCells(
     if (!(col >= 0 && col < width && row >= 0 && row < height))
       throw new UsageError(`--ignition ${lon},${lat} lies outside the landscape of --fuel`)
     const cell = row * width + col
-    if (!((first.headRosMPerMin[cell] ?? 0) > 0))
+    if (!cellBurns(input.landscape, firstHour, cell))
       throw new UsageError(
         `--ignition ${lon},${lat} falls on a cell that does not burn (non-burnable fuel, too wet, or no data)`,
       )
@@ -195,26 +194,19 @@ export async function runSpread(args: readonly string[]): Promise<string> {
   const input = await readLandscape(values)
   const base = readWeatherBase(values, input.landscape)
   const wind = await readWind(values, input)
-  const ellipses = (p: number): CellEllipses => {
-    const fire = fireBehaviourGrid(input.landscape, { ...base, ...wind.at(p) })
-    return {
-      headRosMPerMin: Float32Array.from(fire.rosFtPerMin, (v) => v * M_PER_FT),
-      eccentricity: fire.eccentricity,
-      maxSpreadDirDeg: fire.maxSpreadDirDeg,
-    }
-  }
-  const first = ellipses(0)
-  const cells = await ignitionCells(points, input, first)
+  // Fire behaviour is computed per block of 32 × 32 cells only where the fire comes (as the map's
+  // "what if" does), not over the whole landscape first.
+  const weather = (p: number): FireWeather => ({ ...base, ...wind.at(p) })
+  const cells = await ignitionCells(points, input, weather(0))
   const started = performance.now()
-  const arrival = minimumTravelTime({
-    width: input.landscape.width,
-    height: input.landscape.height,
+  const arrival = spreadOverLandscape({
+    landscape: input.landscape,
+    weather,
+    periods: wind.periods,
     cellWidthM: input.cellWidthM,
     cellHeightM: input.cellHeightM,
     ignitionCells: cells,
     maxMinutes: hours * 60,
-    ellipses: (p) => (p === 0 ? first : ellipses(p)),
-    periods: wind.periods,
   })
   const spreadMs = performance.now() - started
   await mkdir(out, { recursive: true })

@@ -123,8 +123,13 @@ export function minimumTravelTime(input: TravelTimeInput): Float64Array {
       if (done[v]) continue
       let best = t + line(col, row, c2, r2, t)
       let bestSource = u
-      if (viaSource && Math.max(Math.abs(c2 - sCol), Math.abs(r2 - sRow)) <= maxLine) {
-        const ts = arrival[s]! + line(sCol, sRow, c2, r2, arrival[s]!, best - arrival[s]!)
+      // The line from s to v leaves s at its final arrival time, so its cost is the same whichever of
+      // v's neighbours asks: where v already holds it (source[v] = s), it cannot improve v — skip the
+      // walk along the line (most cells are reached from one source by several neighbours in turn).
+      if (viaSource && source[v] !== s && Math.max(Math.abs(c2 - sCol), Math.abs(r2 - sRow)) <= maxLine) {
+        // Only a time below both the step's and v's own can change v: the walk stops beyond it.
+        const bound = Math.min(best, arrival[v]!) - arrival[s]!
+        const ts = arrival[s]! + line(sCol, sRow, c2, r2, arrival[s]!, bound)
         if (ts < best) {
           best = ts
           bestSource = s

@@ -6,8 +6,8 @@
 // batch), because every window is cut from the same lattice.
 import { contours } from 'd3-contour'
 import type { Feature, FeatureCollection, MultiPolygon } from 'geojson'
-import { fireBehaviourGrid } from '../../fire/fireBehaviourGrid'
-import { ellipseRates, minimumTravelTime, type EllipseRates } from '../../fire/spread/minimumTravelTime'
+import { fireRates } from '../../fire/spread/landscapeSpread'
+import { minimumTravelTime, type EllipseRates } from '../../fire/spread/minimumTravelTime'
 import { FireLandscapeError, type FireLandscape, type LandscapeWindow, type WindowGrid } from './landscape'
 
 export const DEFAULT_CELL_SIZE_M = 90
@@ -26,7 +26,6 @@ const MAX_HALF_CELLS = 1024
 const MIN_HALF_CELLS = 16
 const BLOCK = 32
 const SHIFT = 5
-const M_PER_FT = 0.3048
 const M2_PER_ACRE = 4046.8564224
 const CONTOUR_MARGIN_MINUTES = 30
 
@@ -231,13 +230,8 @@ function spread(
       const h = Math.min(BLOCK, lattice.height - y)
       const land = cache.land(`${cellSizeM}|${lbc}|${lbr}`, () => landscape.cells(lattice, x, y, w, h))
       const wind = landscape.wind(lattice, windHour, x, y, w, h)
-      const fire = fireBehaviourGrid(land, { moisture, ...wind, windHeight: '20ft' })
-      const head = fire.rosFtPerMin
-      for (let i = 0; i < head.length; i++) head[i] = head[i]! * M_PER_FT
-      return ellipseRates(
-        { headRosMPerMin: head, eccentricity: fire.eccentricity, maxSpreadDirDeg: fire.maxSpreadDirDeg },
-        head.length,
-      )
+      // The same conversion as `npm run fire -- spread` (src/fire/spread/landscapeSpread.ts).
+      return fireRates(land, { moisture, ...wind, windHeight: '20ft' })
     })
   }
   const ignitionCells = cells.map(([c, r]) => (r - r0) * width + (c - c0))
