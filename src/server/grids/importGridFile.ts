@@ -14,8 +14,9 @@
  *
  * Why GDAL's command-line tools (gdal-bin) and not the `geotiff`/`proj4` packages: they read all
  * three formats (GRIB2's packings incl. JPEG 2000, NetCDF-4/HDF5), know every CRS by EPSG code or
- * WKT (PROJ database, datum shifts) and resample correctly in C at CONUS size; the temp GeoTIFF
- * they write is read back by the existing reader (`readGeoTiff`, the `geotiff` package).
+ * WKT (PROJ database, datum shifts) and resample correctly in C at CONUS size. One `gdalwarp`
+ * decodes, reprojects, resamples and clips to the grid's own cells (Float32, two threads) and
+ * writes raw Float32 (ENVI), which `readEnvi` maps without decoding or per-cell work.
  *
  * A file that cannot be used (not a raster, unknown CRS, no time axis where hours are needed,
  * several or a wrong variable/element, more time steps than the grid holds) throws a
@@ -32,7 +33,7 @@ import type { GridStorage } from '../store/AppStore'
 import { gridCatalog, windowHours, type GridCatalog } from './gridCatalog'
 import type { GridRaster } from './gridRaster'
 import { netcdfReferenceTime } from './netcdfRefTime'
-import { readGeoTiff } from './readGeoTiff'
+import { readEnvi } from './readEnvi'
 import { WIND_U_GRID, WIND_V_GRID } from './windGrid'
 
 const run = promisify(execFile)
@@ -72,7 +73,12 @@ export interface ImportGridOptions {
   readonly resolution?: number
   /** The grid catalogue (tests pass their own); the compiled config by default. */
   readonly catalog?: GridCatalog
+  /** Called as each phase ends (`inspect`, `warp`, `read`, `store`) with its wall seconds (benchmarks). */
+  readonly onPhase?: (phase: GridImportPhase, seconds: number) => void
 }
+
+/** The phases of an import, in order: gdalinfo, gdalwarp (decode + reproject + clip), reading its output, the store write. */
+export type GridImportPhase = 'inspect' | 'warp' | 'read' | 'store'
 
 export interface ImportGridSummary {
   readonly grid: string
@@ -418,6 +424,12 @@ export async function importGridFile(
       'resolution',
     )
   const resampling = options.resampling ?? grid.interpolation
+  let phaseStart = performance.now()
+  const phase = (name: GridImportPhase): void => {
+    const now = performance.now()
+    options.onPhase?.(name, (now - phaseStart) / 1000)
+    phaseStart = now
+  }
 
   const first = await gdalInfoWithMetadata(filePath).catch((err: unknown) => {
     if (err instanceof GridImportError)
@@ -502,6 +514,7 @@ export async function importGridFile(
       'file',
     )
 
+  phase('inspect')
   const work = await mkdtemp(path.join(tmpdir(), 'emberline-grid-'))
   try {
     // Choose the bands (in valid-time order) in a VRT, then warp to the grid's lon/lat grid.
@@ -517,7 +530,8 @@ export async function importGridFile(
         dataset,
         vrt,
       ])
-    const out = path.join(work, 'grid.tif')
+    // Raw Float32 band after band (ENVI), read back as views: no TIFF decoding, no per-cell work.
+    const out = path.join(work, 'grid.bil')
     const target: string[] = []
     if (extent) {
       const [w, s, e, n] = extent
@@ -553,15 +567,23 @@ export async function importGridFile(
       '-q',
       '-overwrite',
       '-of',
-      'GTiff',
+      'ENVI',
+      '-co',
+      'INTERLEAVE=BSQ',
       '-ot',
       'Float32',
       '-t_srs',
       'EPSG:4326',
       '-r',
       resampling === 'nearest' ? 'near' : 'bilinear',
+      // Float32 arithmetic and no destination no-data value: GDAL's fast warp kernels (no validity
+      // mask per output cell). Cells no valid source cell reaches keep the initial NaN = no data.
+      '-wt',
+      'Float32',
       '-dstnodata',
-      'nan',
+      'None',
+      '-wo',
+      'INIT_DEST=NaN',
       '-multi',
       '-wo',
       'NUM_THREADS=ALL_CPUS',
@@ -571,17 +593,20 @@ export async function importGridFile(
       vrt,
       out,
     ])
-    const bytes = await readFile(out)
-    const rasters: GridRaster[] = await readGeoTiff(
-      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+    phase('warp')
+    const rasters: GridRaster[] = readEnvi(
+      await readFile(path.join(work, 'grid.hdr'), 'utf8'),
+      await readFile(out),
     )
     if (rasters.length !== bands.length)
       throw new GridImportError(`reprojection gave ${rasters.length} bands for ${bands.length}`)
+    phase('read')
     const source = options.source ?? path.basename(filePath)
     const validTimes = bands.every((b) => b.valid !== null) ? bands.map((b) => iso(b.valid!)) : []
     const refs = bands.map((b) => b.ref).filter((r): r is number => r !== null && r > 0)
     const refTime = refOption !== null ? iso(refOption) : refs.length > 0 ? iso(Math.max(...refs)) : null
     const version = await store.grids.replaceGrid(gridId, rasters, source, { refTime, validTimes })
+    phase('store')
     const g = rasters[0]!
     return {
       grid: gridId,
