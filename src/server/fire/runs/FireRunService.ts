@@ -8,7 +8,8 @@ import { FireBatchPool } from './fireBatchPool'
 import type { FireRunInputs } from './fireBatchProtocol'
 import { planFireRun, runInputs } from './planFireRun'
 import { runInputsSource } from './fireRunInputs'
-import { summariseRun, writeRunOutputs } from './fireRunOutputs'
+import type { CircuitSummary } from '../consequence'
+import { writeRunOutputsOffThread } from './writeOutputsInWorker'
 import type { FireRunSettings } from './fireRunSettings'
 
 export interface FireRunServiceOptions {
@@ -226,8 +227,8 @@ export class FireRunService {
   }
 
   /**
-   * Writes a run's outputs and marks it complete; on any error the run fails and the previous
-   * results stay (the outputs are written in one transaction).
+   * Writes a run's outputs (in a worker thread, writeOutputsInWorker.ts) and marks it complete; on
+   * any error the run fails and the previous results stay (the outputs are written in one transaction).
    */
   async finish(runId: number): Promise<void> {
     if (this.finishing.has(runId)) return
@@ -236,15 +237,13 @@ export class FireRunService {
       const progress = await this.store.fireRuns.run(runId)
       if (!progress || progress.status !== 'running') return
       const run: FireRunRow = progress
-      const results = await this.store.fireRuns.ignitionResults(runId)
-      const summaries = summariseRun(results)
       const at = new Date()
+      let summaries: CircuitSummary[]
       try {
-        await writeRunOutputs(
+        // Off the server thread: reading every result and rewriting the layers took seconds of it.
+        summaries = await writeRunOutputsOffThread(
           this.store,
           run,
-          results,
-          summaries,
           this.opts.settings.outputs,
           at,
           this.opts.window.timeZone,

@@ -1,12 +1,14 @@
 import type { Worker } from 'node:worker_threads'
 import { startWorker } from '../../tiles/startWorker'
 import type { FireIgnition, FireIgnitionResult } from '../../store/fireRunStore'
-import type { FireRunInputs, FireWorkerAnswer } from './fireBatchProtocol'
+import type { FireRunInputs, FireWorkerAnswer, FireWorkerThread } from './fireBatchProtocol'
 
 interface Slot {
   worker: Worker
   key: string | null
   busy: boolean
+  /** The thread's id once it said (it lowered its own CPU priority, threadPriority.ts). */
+  tid: number | null
   pending: Map<number, (a: FireWorkerAnswer | Error) => void>
 }
 
@@ -22,6 +24,11 @@ export class FireBatchPool {
 
   constructor(readonly size: number) {}
 
+  /** The ids of the started threads that lowered their priority (Linux). */
+  get threadIds(): number[] {
+    return this.slots.flatMap((s) => (s.tid === null ? [] : [s.tid]))
+  }
+
   /** Threads free for another batch. */
   get idle(): number {
     return this.size - this.slots.filter((s) => s.busy).length
@@ -33,14 +40,18 @@ export class FireBatchPool {
     if (this.slots.length >= this.size) throw new Error('every fire worker is busy')
     // startWorker resolves the module relative to src/server/tiles.
     const worker = startWorker('../fire/runs/fireBatchWorker', null)
-    const slot: Slot = { worker, key: null, busy: false, pending: new Map() }
+    const slot: Slot = { worker, key: null, busy: false, tid: null, pending: new Map() }
     const fail = (error: Error) => {
       const i = this.slots.indexOf(slot)
       if (i >= 0) this.slots.splice(i, 1)
       for (const settle of slot.pending.values()) settle(error)
       slot.pending.clear()
     }
-    worker.on('message', (a: FireWorkerAnswer) => {
+    worker.on('message', (a: FireWorkerAnswer | FireWorkerThread) => {
+      if ('thread' in a) {
+        slot.tid = a.thread
+        return
+      }
       const settle = slot.pending.get(a.id)
       slot.pending.delete(a.id)
       settle?.(a)

@@ -37,3 +37,8 @@ export type FireWorkerRequest =
 
 export type FireWorkerAnswer =
   { id: number; ok: true; results: FireIgnitionResult[] } | { id: number; ok: false; error: string }
+
+/** A worker's first message: its thread id once it has lowered its own priority (null: it could not). */
+export interface FireWorkerThread {
+  thread: number | null
+}

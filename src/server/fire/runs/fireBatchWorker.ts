@@ -4,6 +4,7 @@ import { BlockCache } from '../simulate'
 import { indexAssets, runIgnitions, type IndexedAssets } from '../consequence'
 import type { FireRunInputs, FireWorkerAnswer, FireWorkerRequest } from './fireBatchProtocol'
 import { loadRunInputs } from './fireRunInputs'
+import { lowerThreadPriority } from './threadPriority'
 
 // One worker thread of a server's fire batch pool (fireBatchPool.ts): reads the run's inputs (from
 // the store on a connection of its own when they come as a source, fireRunInputs.ts), keeps the
@@ -31,6 +32,8 @@ async function prepare(inputs: FireRunInputs): Promise<Current> {
   }
 }
 
+// Below the server thread's priority: tiles and sign-in get a core first (docs/fire.md).
+parentPort?.postMessage({ thread: lowerThreadPriority() })
 parentPort?.on('message', (msg: FireWorkerRequest) => void handle(msg))
 
 async function handle(msg: FireWorkerRequest): Promise<void> {
