@@ -117,7 +117,52 @@ describe('npm run fire -- grid', { timeout: 120_000 }, () => {
       expect(info.geoTransform, name).toEqual(fuel.geoTransform)
       expect(info.coordinateSystem.wkt, name).toEqual(fuel.coordinateSystem.wkt)
       expect(info.coordinateSystem.wkt).toContain('NAD83 / Conus Albers')
+      expect(info.bands[0], name).toMatchObject(
+        name === 'fire_type' ? { type: 'Byte', noDataValue: 255 } : { type: 'Float32', noDataValue: -9999 },
+      )
     }
+  })
+
+  it('keeps a CRS that has no EPSG code (custom transverse Mercator, 10 m cells) and its grid, read back by gdalinfo', () => {
+    const srs =
+      '+proj=tmerc +lat_0=31 +lon_0=-106.25 +k=0.9999 +x_0=165000 +y_0=0 +ellps=GRS80 +units=m +no_defs'
+    const o = { srs, originX: 512_345, originY: 3_876_540, cellM: 10 }
+    const args = [
+      'grid',
+      ...['--fuel', writeRaster(dir, 'tm-fuel', FUEL, { ...o, type: 'Int16' }), '--fuel-models', 'fbfm40'],
+      ...[
+        '--slope',
+        writeRaster(dir, 'tm-slope', SLOPE_DEG, { ...o, type: 'Int16' }),
+        '--slope-units',
+        'degrees',
+      ],
+      ...['--aspect', writeRaster(dir, 'tm-aspect', ASPECT, { ...o, type: 'Int16' })],
+      ...WEATHER,
+      ...['--out', path.join(dir, 'tm-out')],
+    ]
+    const tm = fire(args)
+    expect(tm.stderr).toBe('')
+    expect(tm.code).toBe(0)
+    const fuel = gdalInfo(path.join(dir, 'tm-fuel.tif'))
+    expect(fuel.coordinateSystem.wkt).toMatch(/^PROJCRS\["unknown"/) // a CRS with no code of its own
+    for (const name of ['ros_ch_h', 'fire_type']) {
+      const info = gdalInfo(path.join(dir, 'tm-out', `${name}.tif`))
+      expect(info.size, name).toEqual(fuel.size)
+      expect(info.geoTransform, name).toEqual(fuel.geoTransform)
+      expect(info.coordinateSystem.wkt, name).toEqual(fuel.coordinateSystem.wkt)
+    }
+    // The values are the point computation's (no canopy rasters: surface fire, unsheltered).
+    const ros = readAscii(path.join(dir, 'tm-out', 'ros_ch_h.tif')).values
+    const surface = surfaceFire({
+      fuelModel: findFuelModel(FUEL[3]![0]!)!,
+      moisture: MOISTURE,
+      windSpeedMph: 20,
+      windHeight: '20ft',
+      windFromDeg: 270,
+      slopePercent: slopePercentFromDeg(SLOPE_DEG[3]![0]!),
+      aspectDeg: 0,
+    })
+    expect(rel(ros[3]![0]!, surface.rosFtPerMin / FT_PER_MIN_PER_CH_PER_H)).toBeLessThan(1e-5)
   })
 
   it('each cell equals the point computation (surfaceFire, crownFire) for that cell’s inputs; non-burnable cells 0', () => {

@@ -58,11 +58,11 @@ export function parseOptions(
   }
 }
 
-/** Writes the five outputs of `fire` on `grid` into `dir`. */
+/** Writes the five outputs of `fire` on `grid` (with the input's GeoTIFF tags, or else CRS `wkt`) into `dir`. */
 export async function writeGridOutputs(
   dir: string,
   grid: RasterGrid,
-  wkt: string,
+  wkt: string | undefined,
   fire: FireBehaviourGrid,
 ): Promise<void> {
   const ros = Float32Array.from(fire.rosFtPerMin, (v) => v / FT_PER_MIN_PER_CH_PER_H)
@@ -95,7 +95,7 @@ export async function runGrid(args: readonly string[]): Promise<string> {
   const out = required(values, 'out')
   const windSpeedMph = numberIn(required(values, 'wind'), 'wind', 0, 200, 'a wind speed in mph')
   const windFromDeg = numberIn(required(values, 'wind-from'), 'wind-from', 0, 360, 'a direction in degrees')
-  const input = await readLandscape(values)
+  const input = await readLandscape(values, { crs: false })
   const weather = { ...readWeatherBase(values, input.landscape), windSpeedMph, windFromDeg }
   const started = performance.now()
   const fire = fireBehaviourGrid(input.landscape, weather)

@@ -4,7 +4,7 @@ import { findFuelModel, slopePercentFromDeg, FT_PER_M } from '../../src/fire'
 import type { FireWeather, Landscape } from '../../src/fire/fireBehaviourGrid'
 import { UsageError, numberIn, oneOf, parseMoisture, required, type OptionValues } from './cliArgs'
 export { numberIn, oneOf, parseMoisture, required, type OptionValues }
-import { assertSameGrid, crsOf, readRaster, type Raster } from './rasterIo'
+import { assertSameGrid, crsOf, modelTypeOf, readRaster, type Raster } from './rasterIo'
 
 export const LANDSCAPE_OPTIONS = {
   fuel: { type: 'string' },
@@ -43,8 +43,21 @@ export interface LandscapeInput {
 
 const M_TO_FT = FT_PER_M
 
+/**
+ * `grid`'s landscape: its outputs carry the fuel raster's own GeoTIFF tags, so the CRS is asked of GDAL
+ * (gdalsrsinfo, a process) only when the geokeys cannot tell whether it is projected.
+ */
+export type GridLandscapeInput = Omit<LandscapeInput, 'wkt' | 'cellWidthM' | 'cellHeightM'> & {
+  readonly wkt: string | undefined
+}
+
 /** Reads and checks --fuel, --slope, --aspect and the canopy rasters; all must share the fuel's grid. */
-export async function readLandscape(values: OptionValues): Promise<LandscapeInput> {
+export async function readLandscape(values: OptionValues): Promise<LandscapeInput>
+export async function readLandscape(values: OptionValues, o: { crs: false }): Promise<GridLandscapeInput>
+export async function readLandscape(
+  values: OptionValues,
+  o: { crs: boolean } = { crs: true },
+): Promise<LandscapeInput | GridLandscapeInput> {
   const product = oneOf(required(values, 'fuel-models'), 'fuel-models', ['fbfm40', 'fbfm13'] as const)
   const slopeUnits = oneOf(required(values, 'slope-units'), 'slope-units', ['percent', 'degrees'] as const)
   const fuelPath = required(values, 'fuel')
@@ -58,7 +71,10 @@ export async function readLandscape(values: OptionValues): Promise<LandscapeInpu
       `crown fire needs --canopy-height, --canopy-base-height and --canopy-bulk-density together (missing --${crownNames.find((o) => !givenCrown.includes(o))})`,
     )
   const fuel = await readRaster(fuelPath, 'fuel')
-  const { wkt, metresPerUnit, projected } = await crsOf(fuelPath)
+  const known = !o.crs && fuel.geoTags && modelTypeOf(fuel) !== undefined
+  const { wkt, metresPerUnit, projected } = known
+    ? { wkt: undefined, metresPerUnit: NaN, projected: modelTypeOf(fuel) === 1 }
+    : await crsOf(fuelPath)
   if (!projected)
     throw new UsageError(
       `--fuel '${fuelPath}' is not in a projected coordinate reference system (LANDFIRE's are, e.g. EPSG:5070); reproject it with gdalwarp -t_srs`,
@@ -71,11 +87,13 @@ export async function readLandscape(values: OptionValues): Promise<LandscapeInpu
     assertSameGrid(fuel, r, option, reference)
     return r.bands[0]
   }
-  const slope = (await other('slope'))!
-  const aspect = (await other('aspect'))!
-  const canopy = Object.fromEntries(
-    await Promise.all(canopyNames.map(async (o) => [o, await other(o)] as const)),
-  ) as Record<(typeof canopyNames)[number], Float64Array | undefined>
+  const [slope, aspect, ...canopyBands] = await Promise.all(
+    (['slope', 'aspect', ...canopyNames] as const).map((name) => other(name)),
+  )
+  const canopy = Object.fromEntries(canopyNames.map((name, k) => [name, canopyBands[k]])) as Record<
+    (typeof canopyNames)[number],
+    Float64Array | undefined
+  >
 
   const n = fuel.width * fuel.height
   const fuelBand = fuel.bands[0]!
@@ -86,8 +104,8 @@ export async function readLandscape(values: OptionValues): Promise<LandscapeInpu
   const valid = FUEL_CODES[product]
   for (let i = 0; i < n; i++) {
     const code = fuelBand[i]!
-    const s = slope[i]!
-    const a = aspect[i]!
+    const s = slope![i]!
+    const a = aspect![i]!
     if (Number.isNaN(code) || code < 0 || Number.isNaN(s) || s < 0 || Number.isNaN(a)) {
       missing[i] = 1
       continue
@@ -127,9 +145,13 @@ export async function readLandscape(values: OptionValues): Promise<LandscapeInpu
   return {
     landscape,
     grid: fuel,
-    wkt,
-    cellWidthM: Math.abs(fuel.geoTransform[1]) * metresPerUnit,
-    cellHeightM: Math.abs(fuel.geoTransform[5]) * metresPerUnit,
+    ...(wkt === undefined
+      ? { wkt }
+      : {
+          wkt,
+          cellWidthM: Math.abs(fuel.geoTransform[1]) * metresPerUnit,
+          cellHeightM: Math.abs(fuel.geoTransform[5]) * metresPerUnit,
+        }),
   }
 }
 
