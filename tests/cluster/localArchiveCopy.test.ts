@@ -6,10 +6,9 @@ import type { Catalog, DatasetDef, VectorSourceDef } from '../../src/server/stor
 import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
 import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
 import { serverSettings } from '../../src/server/appSettings'
-import { SharedArchives } from '../../src/server/tiles/sharedArchives'
+import { SharedArchives, storeRenderData } from '../../src/server/tiles/sharedArchives'
 import { TileCache } from '../../src/server/tiles/tileCache'
 import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
-import { spatialIndex, buildTileDataYielding } from '../../src/server/tiles/tileData'
 import { squareRing } from '../../src/server/tiles/testing/archiveTesting'
 import { ARCHIVE_POLICY } from '../../src/server/tiles/tilePolicy'
 
@@ -53,10 +52,7 @@ async function server(): Promise<{ store: PgStore; shared: SharedArchives }> {
 
 async function render(leader: { store: PgStore; shared: SharedArchives }): Promise<void> {
   leader.shared.renderWhen(() => true)
-  await leader.shared.render('homes', async () => {
-    const built = await buildTileDataYielding(d, await leader.store.tileRows('homes'))
-    return { data: built, index: spatialIndex(built) }
-  })
+  await leader.shared.render('homes', storeRenderData(leader.store, d))
 }
 
 /** Every tile of the set, plus tiles the set lacks (empty: 204 with an ETag) at every zoom. */
@@ -130,6 +126,65 @@ describe('local copy of a shared archive set', () => {
     const readsBefore = copying.shared.reads
     await compare(2)
     expect(copying.shared.reads).toBe(readsBefore)
+  }, 30_000)
+
+  it('a restarted server reuses its whole copy, no tile read from the database; a truncated or altered one is copied again', async () => {
+    const reading = await server()
+    const file = path.join(dir, 'homes_mvt@2.tiles')
+    expect(fs.existsSync(file)).toBe(true)
+    /** A server started on `dir` (a restart), counting the set's tile streams from the database. */
+    const restart = async () => {
+      const store = await openPgStore(pg.url, catalog)
+      stores.push(store)
+      const storage = store.tileArchiveStorage
+      const streams = { n: 0 }
+      const counting = new Proxy(storage, {
+        get(target, key, receiver) {
+          if (key === 'tiles') streams.n += 1
+          const v = Reflect.get(target, key, receiver) as unknown
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+        },
+      })
+      const shared = new SharedArchives(store, counting, serverSettings().tiles)
+      shared.keepLocalCopies(dir)
+      await shared.refresh('homes')
+      await shared.localCopiesDone()
+      return { shared, streams }
+    }
+    const same = async (shared: SharedArchives) => {
+      for (const [z, x, y] of await keys(reading.store, 2)) {
+        const [a, b] = [await shared.get(source, z, x, y), await reading.shared.get(source, z, x, y)]
+        expect([a?.etag, a?.features, a?.mode], `${z}/${x}/${y}`).toEqual([b?.etag, b?.features, b?.mode])
+        expect(a?.gz === null ? null : Buffer.compare(a!.gz, b!.gz!), `${z}/${x}/${y}`).toBe(
+          b?.gz === null ? null : 0,
+        )
+      }
+      expect(shared.reads).toBe(0)
+    }
+    const bytes = fs.readFileSync(file)
+    const again = await restart()
+    expect(again.shared.copied).toEqual([])
+    expect(again.shared.reused.map((c) => [c.version, c.tiles])).toEqual([[2, expect.any(Number)]])
+    expect(again.streams.n).toBe(0)
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true)
+    await same(again.shared)
+
+    // A copy cut short (a crash, a full disk) or altered is never served: copied again.
+    fs.truncateSync(file, bytes.length - 7)
+    const afterCut = await restart()
+    expect(afterCut.shared.reused).toEqual([])
+    expect(afterCut.shared.copied.map((c) => c.version)).toEqual([2])
+    expect(afterCut.streams.n).toBe(1)
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true)
+    await same(afterCut.shared)
+    const altered = Buffer.from(bytes)
+    altered[10] = (altered[10] as number) ^ 0xff
+    fs.writeFileSync(file, altered)
+    const afterFlip = await restart()
+    expect(afterFlip.shared.reused).toEqual([])
+    expect(afterFlip.shared.copied.map((c) => c.version)).toEqual([2])
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true)
+    await same(afterFlip.shared)
   }, 30_000)
 
   it('keeps archived tiles and tiles cut on request in one cache (one budget, tiles.cacheMaxMB)', async () => {

@@ -3,8 +3,7 @@ import type { Catalog, DatasetDef, VectorSourceDef } from '../../src/server/stor
 import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
 import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
 import { serverSettings } from '../../src/server/appSettings'
-import { SharedArchives } from '../../src/server/tiles/sharedArchives'
-import { spatialIndex, buildTileDataYielding } from '../../src/server/tiles/tileData'
+import { SharedArchives, storeRenderData } from '../../src/server/tiles/sharedArchives'
 import { squareRing } from '../../src/server/tiles/testing/archiveTesting'
 import { ARCHIVE_POLICY } from '../../src/server/tiles/tilePolicy'
 
@@ -47,10 +46,7 @@ async function server(leads: () => boolean): Promise<{ store: PgStore; shared: S
   return { store, shared }
 }
 
-const tileData = (store: PgStore) => async () => {
-  const built = await buildTileDataYielding(d, await store.tileRows('homes'))
-  return { data: built, index: spatialIndex(built) }
-}
+const tileData = (store: PgStore) => storeRenderData(store, d)
 
 async function until(what: string, fn: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms

@@ -165,6 +165,9 @@ describe('shared tile archives (PostgreSQL mode, two servers)', () => {
     await until('the follower to switch', async () => (await ib.shared?.version('homes_mvt')) === 1)
     expect(ia.shared?.rendered.map((r) => r.version)).toEqual([1])
     expect(ib.shared?.rendered).toEqual([])
+    // Rendered by blocks (z12 and below them, read by box from the store; z0–11 per-cell counts):
+    // the leader never held the whole dataset's tile data, and the tiles below are still SQLite mode's.
+    expect(ia.shared?.blocksRead).toBeGreaterThan(1)
     const list = tileList()
     let full = 0
     for (const t of list) {

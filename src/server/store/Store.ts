@@ -71,8 +71,14 @@ export interface Store {
     minSize: number,
     limit: number,
   ): Awaitable<{ features: StoredFeature[]; matched: number }>
-  /** Every row of a dataset for the in-memory tile index (src/server/tiles/tileData.ts). */
-  tileRows(id: string): Awaitable<TileRows>
+  /**
+   * Every row of a dataset for the in-memory tile index (src/server/tiles/tileData.ts); with `box`
+   * (lon/lat), only the rows whose stored bbox meets it (a block of the shared archive's render;
+   * `count` is then the rows in the box).
+   */
+  tileRows(id: string, box?: readonly [number, number, number, number]): Awaitable<TileRows>
+  /** True when some feature's stored bbox meets `box` (lon/lat). */
+  anyInBox(id: string, box: readonly [number, number, number, number]): Awaitable<boolean>
   /**
    * A file a worker thread can open read-only to build tile indexes, exports and feed imports
    * off the event loop. null when there is none (an in-memory SQLite store, PostgreSQL): every

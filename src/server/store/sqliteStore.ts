@@ -213,8 +213,19 @@ export class SqliteStore implements AppStore {
     return this.db.memory ? null : this.db.name
   }
 
-  tileRows(id: string): TileRows {
-    return tileRows(this.db, mustDataset(this.catalog, id))
+  tileRows(id: string, box?: readonly [number, number, number, number]): TileRows {
+    return tileRows(this.db, mustDataset(this.catalog, id), box)
+  }
+
+  anyInBox(id: string, box: readonly [number, number, number, number]): boolean {
+    const { features } = tableNames(mustDataset(this.catalog, id).id)
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM ${features} WHERE maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ? LIMIT 1`,
+        )
+        .get(box[0], box[2], box[1], box[3]) !== undefined
+    )
   }
 
   /**

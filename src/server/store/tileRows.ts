@@ -15,7 +15,11 @@ export interface TileRows {
  * Every row of a dataset for the in-memory tile index (src/server/tiles/tileData.ts). Call inside
  * a read transaction when the version must match the rows (the worker does).
  */
-export function tileRows(db: Database.Database, d: DatasetDef): TileRows {
+export function tileRows(
+  db: Database.Database,
+  d: DatasetDef,
+  inBox?: readonly [number, number, number, number],
+): TileRows {
   const { features } = tableNames(d.id)
   const meta = db
     .prepare('SELECT version, minx, miny, maxx, maxy FROM datasets WHERE id = ?')
@@ -27,14 +31,26 @@ export function tileRows(db: Database.Database, d: DatasetDef): TileRows {
     box.length === 4 && box.every((v) => typeof v === 'number')
       ? (box as [number, number, number, number])
       : null
-  const count = Number(db.prepare(`SELECT count(*) FROM ${features}`).pluck().get())
+  // With a box, `count` is the rows in the box (a block of a render), not the dataset's.
+  const where = inBox ? ' AND maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ?' : ''
+  const args = inBox ? [inBox[0], inBox[2], inBox[1], inBox[3]] : []
+  const count = inBox
+    ? Number(
+        db
+          .prepare(`SELECT count(*) FROM ${features} WHERE minx IS NOT NULL${where}`)
+          .pluck()
+          .get(...args),
+      )
+    : Number(db.prepare(`SELECT count(*) FROM ${features}`).pluck().get())
   const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
   // Records kept without geometry (NULL bbox) are not drawn; `count` stays every row (the stamp).
   const statement = db
-    .prepare(`SELECT id, size, geom${cols} FROM ${features} WHERE minx IS NOT NULL ORDER BY id`)
+    .prepare(`SELECT id, size, geom${cols} FROM ${features} WHERE minx IS NOT NULL${where} ORDER BY id`)
     .raw()
   // The statement runs when the rows are iterated, not here: an open better-sqlite3 iterator
   // refuses every write on the connection, and a caller may await between getting and reading.
-  const rows: Iterable<unknown[]> = { [Symbol.iterator]: () => statement.iterate() as Iterator<unknown[]> }
+  const rows: Iterable<unknown[]> = {
+    [Symbol.iterator]: () => statement.iterate(...args) as Iterator<unknown[]>,
+  }
   return { version, count, bbox, rows }
 }

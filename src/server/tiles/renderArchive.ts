@@ -2,10 +2,12 @@ import fs from 'node:fs'
 import zlib from 'node:zlib'
 import type { VectorSourceDef } from '../store/catalog'
 import type { DatasetInfo, Store } from '../store/Store'
+import type { TileRows } from '../store/tileRows'
 import { buildTile, tilePlan, type TileLimits } from './buildTile'
 import { BUFFER, EXTENT, encodeSlice, pickTile, type BuiltTile } from './encodeSlice'
 import { tileArchivePath, writeTileArchive, type ArchivedTile, type ArchiveStamp } from './tileArchiveFile'
 import type { ReadyTileData } from './readyTileData'
+import { tileBounds } from './tileMath'
 import { archiveZooms, tilePolicy } from './tilePolicy'
 
 /** Reports tiles rendered so far (the import and seed CLIs show it on their progress bar). */
@@ -75,13 +77,85 @@ export async function renderArchive(
 }
 
 /**
+ * Where a render reads its features: the whole dataset's tile data, or blocks of it read from the
+ * store (`blockReader`): memory bounded by a block, not by the dataset.
+ */
+export type RenderInput = ReadyTileData | BlockReader
+
+/**
+ * A render by blocks: every tile at `blockZoom` and its subtree are rendered from the tile data
+ * of the features whose box meets the block (with a margin), built when the walk reaches the block
+ * and let go after it; tiles above `blockZoom` are aggregated (per-cell counts from the store, no
+ * feature data) or above the source's minzoom (only "does any feature meet it", asked the store).
+ */
+export interface BlockReader {
+  blockZoom: number
+  /** The tile data of the features meeting the block's box (null: the data moved on; stop). */
+  block(z: number, x: number, y: number): Promise<ReadyTileData | null>
+  /** True when any feature's box meets the tile with its buffer. */
+  any(z: number, x: number, y: number): Promise<boolean>
+}
+
+/**
+ * The zoom a source's render can go by blocks from (`BlockReader`): the first zoom whose tiles
+ * are not aggregated, when every zoom above it from the source's minzoom is; null when the policy
+ * aggregates no zoom (every tile above the first rendered zoom would need the whole dataset).
+ */
+export function blockZoomOf(
+  store: Pick<Store, 'dataset'>,
+  source: VectorSourceDef,
+  count: number,
+): number | null {
+  const dataset = store.dataset(source.dataset)
+  if (!dataset) return null
+  const policy = tilePolicy(source, dataset, count)
+  if (policy.aggregateMaxZoom === null) return null
+  return policy.aggregateMaxZoom + 1
+}
+
+/** Margin of a block's box (tile units) beyond the tiles' own buffer: floating-point slack. */
+const BLOCK_MARGIN = 2 * (BUFFER / EXTENT)
+
+/**
+ * A `BlockReader` over the store: each block's rows read by `store.tileRows(dataset, box)` and
+ * built into tile data (`build`), answering null when the rows are of another version.
+ */
+export function storeBlocks(
+  store: Store,
+  source: VectorSourceDef,
+  version: number,
+  blockZoom: number,
+  build: (rows: TileRows) => Promise<ReadyTileData>,
+): BlockReader {
+  return {
+    blockZoom,
+    block: async (z, x, y) => {
+      const rows = await store.tileRows(source.dataset, tileBounds(z, x, y, BLOCK_MARGIN))
+      if (rows.version !== version) return null
+      // `count` sizes the tile data's arrays: the block's rows, not the dataset's.
+      const list = Array.isArray(rows.rows) ? (rows.rows as unknown[][]) : Array.from(rows.rows)
+      return build({ ...rows, count: list.length, rows: list })
+    },
+    any: async (z, x, y) => store.anyInBox(source.dataset, tileBounds(z, x, y, BUFFER / EXTENT)),
+  }
+}
+
+/** Thrown when a block of a render by blocks reads another version than the render's. */
+export class RenderDataMoved extends Error {}
+
+function isBlocks(input: RenderInput): input is BlockReader {
+  return 'block' in input
+}
+
+/**
  * `renderArchive`, handing each tile to `emit` as it is rendered (awaited: a writer may hold the
- * render back) instead of keeping them all; answers the number of tiles rendered.
+ * render back) instead of keeping them all; answers the number of tiles rendered. The same tiles,
+ * in the same order, from the whole tile data or by blocks (`BlockReader`).
  */
 export async function renderArchiveTiles(
   store: Store,
   source: VectorSourceDef,
-  ready: ReadyTileData,
+  input: RenderInput,
   limits: TileLimits,
   emit: (tile: ArchivedTile) => void | Promise<void>,
   onProgress?: ArchiveProgress,
@@ -92,29 +166,39 @@ export async function renderArchiveTiles(
   if (zooms === null) return 0
   const { minZoom, maxZoom } = zooms
   let rendered = 0
-  const stack: [number, number, number][] = [[0, 0, 0]]
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [z, x, y] = next
-    let descend: boolean
-    if (z < minZoom) descend = meetsAny(ready, z, x, y)
-    else {
-      if (pause) await pause()
-      const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
-      const done = emit({ z, x, y, gz, features: tile.features, mode: tile.mode })
-      if (done) await done
-      rendered += 1
-      if (onProgress && rendered % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, rendered)
-      descend = tile.features > 0 || more
+  /** Walks the subtree of `root` with `ready` (null: above the block zoom, no feature data). */
+  const walk = async (root: [number, number, number], ready: ReadyTileData | null): Promise<void> => {
+    const stack: [number, number, number][] = [root]
+    for (let next = stack.pop(); next; next = stack.pop()) {
+      const [z, x, y] = next
+      if (!ready && isBlocks(input) && z >= input.blockZoom) {
+        const block = await input.block(z, x, y)
+        if (!block) throw new RenderDataMoved(`${source.dataset}: data replaced during the render`)
+        await walk(next, block)
+        continue
+      }
+      let descend: boolean
+      if (z < minZoom) descend = ready ? meetsAny(ready, z, x, y) : await (input as BlockReader).any(z, x, y)
+      else {
+        if (pause) await pause()
+        const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
+        const done = emit({ z, x, y, gz, features: tile.features, mode: tile.mode })
+        if (done) await done
+        rendered += 1
+        if (onProgress && rendered % 500 === 0) onProgress(`pre-rendering ${source.id} tiles`, rendered)
+        descend = tile.features > 0 || more
+      }
+      if (z < maxZoom && descend)
+        for (const [dx, dy] of [
+          [1, 1],
+          [0, 1],
+          [1, 0],
+          [0, 0],
+        ] as const)
+          stack.push([z + 1, 2 * x + dx, 2 * y + dy])
     }
-    if (z < maxZoom && descend)
-      for (const [dx, dy] of [
-        [1, 1],
-        [0, 1],
-        [1, 0],
-        [0, 0],
-      ] as const)
-        stack.push([z + 1, 2 * x + dx, 2 * y + dy])
   }
+  await walk([0, 0, 0], isBlocks(input) ? null : input)
   return rendered
 }
 
@@ -122,7 +206,7 @@ async function renderOne(
   store: Store,
   source: VectorSourceDef,
   count: number,
-  ready: ReadyTileData,
+  ready: ReadyTileData | null,
   limits: TileLimits,
   z: number,
   x: number,
@@ -133,6 +217,7 @@ async function renderOne(
     let tile: BuiltTile
     let more = false
     if (plan.aggregate) tile = await buildTile(store, source, z, x, y, limits, scale, ready)
+    else if (!ready) throw new Error(`${source.id} z${z}: a tile with features rendered without tile data`)
     else {
       const pick = pickTile(ready.index, z, x, y, plan)
       tile = encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)

@@ -1,13 +1,23 @@
 import { LRUCache } from 'lru-cache'
-import type { VectorSourceDef } from '../store/catalog'
+import type { DatasetDef, VectorSourceDef } from '../store/catalog'
 import type { Store } from '../store/Store'
 import type { SharedArchiveSet, SharedArchiveTile, TileArchiveStorage } from '../store/tileArchiveStorage'
 import type { TileLimits } from './buildTile'
-import { archiveContentKey, archiveStamp, renderArchiveTiles } from './renderArchive'
+import {
+  archiveContentKey,
+  archiveStamp,
+  blockZoomOf,
+  RenderDataMoved,
+  renderArchiveTiles,
+  storeBlocks,
+  type RenderInput,
+} from './renderArchive'
+import type { TileRows } from '../store/tileRows'
 import { MODES, type ArchiveStamp } from './tileArchiveFile'
 import { archiveTag, cutTileTag, servedTile, type ServedTile } from './tileArchives'
 import type { ReadyTileData } from './readyTileData'
 import { LocalArchiveCopy } from './localArchiveCopy'
+import { buildTileDataYielding, spatialIndex, type TileData } from './tileData'
 import { ARCHIVE_POLICY, archiveZooms } from './tilePolicy'
 
 /** The set a server serves a source from, with what it needs per request. */
@@ -23,6 +33,28 @@ interface Served {
 export interface SharedArchivesOptions extends TileLimits {
   /** Bytes of archived tiles kept in this server's memory (LRU; misses read the database). */
   maxCacheBytes: number
+  /**
+   * False: render from the whole dataset's tile data even where the policy allows blocks (tests
+   * compare both; the benchmark's `--render whole`). Default: by blocks where possible.
+   */
+  renderByBlocks?: boolean
+}
+
+/** How a render gets its features: the whole dataset's tile data, or one block's from its rows. */
+export interface RenderData {
+  /** The version's whole tile data (held for the render only). */
+  whole: () => Promise<ReadyTileData>
+  /** The tile data of one block's rows. */
+  block: (rows: TileRows) => Promise<ReadyTileData>
+}
+
+/** The `RenderData` of a dataset stored in `store`: tile data built between turns of the event loop. */
+export function storeRenderData(store: Store, dataset: DatasetDef): RenderData {
+  const ready = (data: TileData): ReadyTileData => ({ data, index: spatialIndex(data) })
+  return {
+    whole: async () => ready(await buildTileDataYielding(dataset, await store.tileRows(dataset.id))),
+    block: async (rows) => ready(await buildTileDataYielding(dataset, rows)),
+  }
 }
 
 /** Tiles written per statement while rendering. */
@@ -79,6 +111,8 @@ export class SharedArchives {
   localReads = 0
   /** Local copies made since start: source, version, ms (tests, benchmark). */
   readonly copied: { source: string; version: number; tiles: number; ms: number }[] = []
+  /** Local copies found whole on disk and reused since start (a restart; tests, benchmark). */
+  readonly reused: { source: string; version: number; tiles: number; ms: number }[] = []
   /** Where this server keeps its local copies (null: it reads the database for every cold tile). */
   private localDir: string | null = null
   private readonly filling = new Map<string, Promise<void>>()
@@ -86,6 +120,8 @@ export class SharedArchives {
   lockWaits = 0
   /** Renders made by this server since start, the last one last. */
   readonly rendered: SharedRender[] = []
+  /** Blocks read by renders since start (tests, benchmark). */
+  blocksRead = 0
 
   constructor(
     private readonly store: Store,
@@ -143,18 +179,22 @@ export class SharedArchives {
     if (!dir || s.local || this.filling.has(key)) return
     const started = performance.now()
     const current = () => this.served.get(s.set.source) === s
-    const fill = LocalArchiveCopy.fill(this.storage, s.set, dir, current)
-      .then(async (copy) => {
-        if (!copy) return
-        if (!current()) return copy.drop()
-        s.local = copy
-        this.copied.push({
-          source: s.set.source,
-          version: s.set.version,
-          tiles: copy.size,
-          ms: performance.now() - started,
-        })
-      })
+    const fill = (async () => {
+      // A restart: the copy on disk serves when it is whole and true to the set (checked).
+      const kept = await LocalArchiveCopy.open(s.set, dir)
+      const copy = kept ?? (await LocalArchiveCopy.fill(this.storage, s.set, dir, current))
+      if (!copy) return
+      if (!current()) return copy.drop()
+      s.local = copy
+      const made = {
+        source: s.set.source,
+        version: s.set.version,
+        tiles: copy.size,
+        ms: performance.now() - started,
+      }
+      if (kept) this.reused.push(made)
+      else this.copied.push(made)
+    })()
       // The database keeps serving when a copy fails (a full disk): nothing else changes.
       .catch(() => undefined)
       .finally(() => this.filling.delete(key))
@@ -282,9 +322,10 @@ export class SharedArchives {
   /**
    * Renders the dataset's sources for the version stored now into the shared storage (the
    * leader), unless complete sets exist; `tileData` builds the version's tile data (held only
-   * for the render). One render per dataset and version at a time.
+   * for the render) or, where the policy aggregates the low zooms, one block's (docs/adr/0003,
+   * "Memory"). One render per dataset and version at a time.
    */
-  render(datasetId: string, tileData: () => Promise<ReadyTileData>): Promise<void> {
+  render(datasetId: string, tileData: RenderData): Promise<void> {
     const run = async (): Promise<void> => {
       const info = await this.store.info(datasetId)
       if (!this.handles(datasetId, info.count) || (await this.complete(datasetId, info.version))) return
@@ -299,12 +340,23 @@ export class SharedArchives {
           await this.refresh(datasetId)
           const have = this.served.get(source.id)
           if (have?.usable && have.set.version >= info.version) continue
-          ready ??= await tileData()
-          if (ready.data.version !== info.version) return
-          await this.renderSource(source, ready)
+          const blockZoom = blockZoomOf(this.store, source, info.count)
+          let input: RenderInput
+          if (blockZoom !== null && this.options.renderByBlocks !== false)
+            input = storeBlocks(this.store, source, info.version, blockZoom, (rows) => {
+              this.blocksRead += 1
+              return tileData.block(rows)
+            })
+          else {
+            ready ??= await tileData.whole()
+            if (ready.data.version !== info.version) return
+            input = ready
+          }
+          await this.renderSource(source, info.version, input)
         } catch (err) {
-          // No longer the leader: the set stays unfinished; the next leader restarts it.
-          if (err instanceof RenderAbandoned) return
+          // No longer the leader: the set stays unfinished; the next leader restarts it. Data
+          // replaced during a render by blocks: unfinished too; the import's notice renders anew.
+          if (err instanceof RenderAbandoned || err instanceof RenderDataMoved) return
           throw err
         } finally {
           await release()
@@ -337,11 +389,15 @@ export class SharedArchives {
     }
   }
 
-  private async renderSource(source: VectorSourceDef, ready: ReadyTileData): Promise<void> {
+  private async renderSource(
+    source: VectorSourceDef,
+    dataVersion: number,
+    input: RenderInput,
+  ): Promise<void> {
     const started = performance.now()
     const stamp = await archiveStamp(this.store, source, this.options)
     const zooms = archiveZooms(source, stamp.count)
-    if (zooms === null || stamp.version !== ready.data.version) return
+    if (zooms === null || stamp.version !== dataVersion) return
     const version = stamp.version
     await this.storage.begin({
       source: source.id,
@@ -362,7 +418,7 @@ export class SharedArchives {
     const tiles = await renderArchiveTiles(
       this.store,
       source,
-      ready,
+      input,
       this.options,
       (t) => {
         if (!this.leads()) throw new RenderAbandoned(source.id, version)

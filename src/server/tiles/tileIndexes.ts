@@ -7,7 +7,7 @@ import { serverSettings } from '../appSettings'
 import { startWorker } from './startWorker'
 import { TileArchives } from './tileArchives'
 import { TilePool } from './tilePool'
-import { SharedArchives } from './sharedArchives'
+import { SharedArchives, storeRenderData } from './sharedArchives'
 import { tileArchiveStorageOf } from '../store/tileArchiveStorage'
 
 export type { ReadyTileData }
@@ -107,12 +107,7 @@ export class TileIndexes {
     const dataset = this.store.dataset(datasetId)
     if (!dataset) return
     // Queued behind other builds: one dataset's tile data in memory at a time.
-    const render = this.queue.then(() =>
-      shared.render(datasetId, async () => {
-        const built = await buildTileDataYielding(dataset, await this.store.tileRows(datasetId))
-        return { data: built, index: spatialIndex(built) }
-      }),
-    )
+    const render = this.queue.then(() => shared.render(datasetId, storeRenderData(this.store, dataset)))
     this.queue = render.catch(() => undefined)
     return render
   }

@@ -249,7 +249,7 @@ export class PgStore implements AppStore {
    * Every row with geometry (`[id, size, geom, ...fields]`, id order) with the version, count and
    * bbox they belong to: read in one REPEATABLE READ snapshot, so the stamp matches the rows.
    */
-  async tileRows(id: string): Promise<TileRows> {
+  async tileRows(id: string, box?: readonly [number, number, number, number]): Promise<TileRows> {
     const d = mustDataset(this.catalog, id)
     const { features } = tableNames(id)
     const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
@@ -261,19 +261,23 @@ export class PgStore implements AppStore {
         values: [id],
         rowMode: 'array',
       })
-      const count = await client.query<unknown[]>({
-        text: `SELECT count(*) FROM ${features}`,
-        rowMode: 'array',
-      })
+      // With a box, `count` is the rows read (a block of a render), not the dataset's.
+      const count = box
+        ? null
+        : await client.query<unknown[]>({ text: `SELECT count(*) FROM ${features}`, rowMode: 'array' })
+      const inBox = box
+        ? ' AND geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND maxx >= $1 AND minx <= $3 AND maxy >= $2 AND miny <= $4'
+        : ''
       const rows = await client.query<unknown[]>({
-        text: `SELECT id, size, geom${cols} FROM ${features} WHERE minx IS NOT NULL ORDER BY id`,
+        text: `SELECT id, size, geom${cols} FROM ${features} WHERE minx IS NOT NULL${inBox} ORDER BY id`,
+        values: box ? [...box] : [],
         rowMode: 'array',
       })
       await client.query('COMMIT')
       const m = meta.rows[0] ?? []
       return {
         version: Number(m[0] ?? 0),
-        count: Number(count.rows[0]?.[0] ?? 0),
+        count: count ? Number(count.rows[0]?.[0] ?? 0) : rows.rows.length,
         bbox: bboxOf(m[1], m[2], m[3], m[4]),
         rows: rows.rows,
       }
@@ -283,6 +287,16 @@ export class PgStore implements AppStore {
     } finally {
       client.release()
     }
+  }
+
+  async anyInBox(id: string, box: readonly [number, number, number, number]): Promise<boolean> {
+    const { features } = tableNames(mustDataset(this.catalog, id).id)
+    const rows = await this.db.rows(
+      `SELECT 1 FROM ${features} WHERE geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326)
+         AND maxx >= $1 AND minx <= $3 AND maxy >= $2 AND miny <= $4 LIMIT 1`,
+      [box[0], box[1], box[2], box[3]],
+    )
+    return rows.length > 0
   }
 
   /** Builds the records indexes of every dataset (tile data: src/server/tiles/tileIndexes.ts). */
