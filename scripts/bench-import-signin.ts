@@ -13,6 +13,7 @@ import { identitySettings } from '../src/server/identity'
 import { createMember } from '../src/server/identity/memberAdmin'
 import { openAccountsDb } from '../src/server/store/accountsDb'
 import { createIdentityStore } from '../src/server/store/identityStore'
+import { sdkFetch, signInBySms } from '../tests/support/smsSignIn'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: number) => {
@@ -137,53 +138,11 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100))
   }
 
-  const basic = `Basic ${Buffer.from(`${s.publicToken}:${s.publicToken}`).toString('base64')}`
-  const sdk = async (p: string, body: object) => {
-    const res = await fetch(`${url}/sdk/v1${p}`, {
-      method: 'POST',
-      headers: { authorization: basic, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    return { status: res.status, data: ((await res.json()) as { data?: Record<string, string> }).data ?? {} }
-  }
-  const outbox = path.join(dataDir, 'outbox', 'sms.jsonl')
-  async function signIn(email: string): Promise<{ ok: boolean; ms: number; token: string; why?: string }> {
-    const t0 = performance.now()
-    const org = s.organizationId
-    const login = await sdk('/b2b/passwords/authenticate', {
-      organization_id: org,
-      email_address: email,
-      password: PASSWORD,
-    })
-    if (login.status !== 200)
-      return { ok: false, ms: performance.now() - t0, token: '', why: `password ${login.status}` }
-    const ist = login.data.intermediate_session_token ?? ''
-    const member = login.data.member_id ?? ''
-    const send = await sdk('/b2b/otps/sms/send', {
-      organization_id: org,
-      member_id: member,
-      intermediate_session_token: ist,
-    })
-    if (send.status !== 200)
-      return { ok: false, ms: performance.now() - t0, token: '', why: `sms send ${send.status}` }
-    const lines = fs.readFileSync(outbox, 'utf8').trim().split('\n').reverse()
-    const code = lines
-      .map((l) => JSON.parse(l) as { memberId: string; code: string })
-      .find((m) => m.memberId === member)?.code
-    const done = await sdk('/b2b/otps/sms/authenticate', {
-      organization_id: org,
-      member_id: member,
-      intermediate_session_token: ist,
-      code: code ?? '',
-    })
-    const ms = performance.now() - t0
-    return done.status === 200
-      ? { ok: true, ms, token: done.data.session_token ?? '' }
-      : { ok: false, ms, token: '', why: `sms auth ${done.status}` }
-  }
+  const sdk = sdkFetch(url)
+  const signIn = (email: string) => signInBySms(sdk, { email, password: PASSWORD, dataDir })
 
   const first = await signIn(emails[0] as string)
-  if (!first.ok) throw new Error(`sign-in before the import failed: ${first.why}`)
+  if (first.failure) throw new Error(`sign-in before the import failed: ${first.failure}`)
   const auth = { authorization: `Bearer ${first.token}` }
 
   console.log(`importing into the live store (${url}) while signing in and reading …`)
@@ -206,8 +165,8 @@ async function main(): Promise<void> {
   const signLoop = (async () => {
     while (importing) {
       const r = await signIn(emails[m++ % MEMBERS] as string)
-      if (r.ok) signins.push(r.ms)
-      else failures.push(r.why ?? 'failed')
+      if (!r.failure) signins.push(r.ms)
+      else failures.push(r.failure)
       await new Promise((res) => setTimeout(res, 200))
     }
   })()

@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +7,7 @@ import { ensureFirstMember, identitySettings } from '../../src/server/identity'
 import { defaultCatalog } from '../../src/server/store/catalog'
 import type { AppStore } from '../../src/server/store/AppStore'
 import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
+import { sdkInject, signInBySms } from '../support/smsSignIn'
 import { tempDir } from './testApp'
 
 // The data server's auth hook with the identity plugin's verifier (no verifier passed to buildApp).
@@ -43,41 +43,9 @@ afterAll(async () => {
 })
 
 async function signIn(): Promise<{ token: string; jwt: string }> {
-  const headers = {
-    authorization: `Basic ${Buffer.from(`${s.publicToken}:${s.publicToken}`).toString('base64')}`,
-    'content-type': 'application/json',
-  }
-  const sdk = async (url: string, payload: object) =>
-    (
-      (await app.inject({ method: 'POST', url: `/sdk/v1${url}`, headers, payload })).json() as {
-        data: Record<string, string>
-      }
-    ).data
-  const org = s.organizationId
-  const login = await sdk('/b2b/passwords/authenticate', {
-    organization_id: org,
-    email_address: admin.email,
-    password: admin.password,
-  })
-  const ist = login.intermediate_session_token ?? ''
-  const member = login.member_id ?? ''
-  await sdk('/b2b/otps/sms/send', {
-    organization_id: org,
-    member_id: member,
-    intermediate_session_token: ist,
-  })
-  const lines = fs
-    .readFileSync(path.join(dataDir, 'outbox', 'sms.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-  const code = (JSON.parse(lines.at(-1) ?? '{}') as { code: string }).code
-  const done = await sdk('/b2b/otps/sms/authenticate', {
-    organization_id: org,
-    member_id: member,
-    intermediate_session_token: ist,
-    code,
-  })
-  return { token: done.session_token ?? '', jwt: done.session_jwt ?? '' }
+  const { token, jwt, failure } = await signInBySms(sdkInject(app), { ...admin, dataDir })
+  if (failure) throw new Error(`sign-in failed: ${failure}`)
+  return { token, jwt }
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
