@@ -49,6 +49,8 @@ let app: FastifyInstance
 let store: AppStore
 /** What the site answers: the file per run path, or a failure mode. */
 let mode: 'ok' | 'html' | 'truncated' | 'wrong-element' = 'ok'
+/** The direction file served: the wind from the west (270°) or, for a second run, from the south (180°). */
+let windFrom: 270 | 180 = 270
 const seen: { path: string; ifNoneMatch: string | undefined }[] = []
 const files: Record<string, Buffer> = {}
 
@@ -119,17 +121,19 @@ let feeds: GridFeedDefinition[] = []
 
 beforeAll(async () => {
   dir = tempDir('emberline-grid-feeds-')
-  ;[files.wspd, files.wdir, files.rh] = await Promise.all([
+  ;[files.wspd, files.wdir, files.rh, files.wdir180] = await Promise.all([
     writeGrib('wspd', '2 1', 3, truth),
     writeGrib('wdir', '2 0', 3, () => 270),
     writeGrib('rh', '1 1', 3, () => 40),
+    writeGrib('wdir180', '2 0', 3, () => 180),
   ])
   server = http.createServer((req, res) => {
     const url = req.url ?? ''
     seen.push({ path: url, ifNoneMatch: req.headers['if-none-match'] })
     // Only the 12 UTC run of 2026-11-27 is published; the 18 UTC one is not there yet.
     const m = /^\/model\.20261127\/t12z\/(\w+)\.grib2$/.exec(url)
-    const body = m ? (mode === 'wrong-element' ? files.rh : files[m[1]!]) : undefined
+    const name = m?.[1] === 'wdir' && windFrom === 180 ? 'wdir180' : m?.[1]
+    const body = m ? (mode === 'wrong-element' ? files.rh : files[name!]) : undefined
     if (!body) {
       res.writeHead(404, { 'Content-Type': 'text/plain' })
       return res.end('not found')
@@ -142,7 +146,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Length': String(body.length) })
       return res.write(body.subarray(0, 1000), () => setTimeout(() => res.destroy(), 20))
     }
-    const etag = `"${m![1]}-1"`
+    const etag = `"${name}-1"`
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, { ETag: etag })
       return res.end()
@@ -318,5 +322,40 @@ describe('grid feeds', () => {
     for (const [lon, lat] of POINTS) expect(Math.abs(sampleNearest(v!, lon, lat))).toBeLessThan(1e-3)
     expect((await store.grids.list()).find((g) => g.id === 'wind_v')).toMatchObject({ validTimes })
     expect((await listed('model-wind-particles')).state).toBe('ok')
+  })
+
+  it('grid: wind writes u and v in one transaction: no reader sees a new u with an old v', async () => {
+    // The previous run stored the wind from the west (u = speed, v = 0); this run's is from the
+    // south (u = 0, v = speed). After every write the store is read as a client would: u and v must
+    // both be the old run's or both the new run's.
+    const [lon, lat] = POINTS[0]!
+    const speed = truth(lon, lat) * MPH
+    const seenPairs: string[] = []
+    const grids = store.grids as unknown as Record<string, unknown>
+    const originals = new Map<string, unknown>()
+    for (const name of ['replaceGrid', 'replaceGrids']) {
+      const original = grids[name]
+      if (typeof original !== 'function') continue
+      originals.set(name, original)
+      grids[name] = async (...args: unknown[]) => {
+        const result: unknown = await (original as (...a: unknown[]) => unknown).apply(store.grids, args)
+        const u = sampleNearest((await store.grids.grid('wind_u', 0))!, lon, lat)
+        const v = sampleNearest((await store.grids.grid('wind_v', 0))!, lon, lat)
+        const near = (a: number, b: number) => Math.abs(a - b) < 1e-3 * speed
+        seenPairs.push(
+          near(u, speed) && near(v, 0) ? 'old' : near(u, 0) && near(v, speed) ? 'new' : `mixed u=${u} v=${v}`,
+        )
+        return result
+      }
+    }
+    windFrom = 180
+    try {
+      const r = await app.feeds.runGrid(feeds[1]!, { conditional: false })
+      expect(r.ok, r.ok ? '' : r.error).toBe(true)
+    } finally {
+      windFrom = 270
+      for (const [name, original] of originals) grids[name] = original
+    }
+    expect(seenPairs).toEqual(['new'])
   })
 })

@@ -359,10 +359,8 @@ export async function runGridFeed(
           times = g.times
           summary = g.summary
         }
-        // Reverse order: wind_v before wind_u, whose version names the wind tileset, so a client that
-        // sees the new tileset id reads both new components.
-        for (const [id, hours] of [...rasters].reverse())
-          await ctx.store.grids.replaceGrid(id, hours, source, times)
+        // One transaction for all (wind_u and wind_v): no reader sees a new u with an old v.
+        await ctx.store.grids.replaceGrids([...rasters].map(([id, hours]) => ({ id, hours, source, times })))
         const hours = times.validTimes.length || summary.hours
         const info: GridFeedRunInfo = {
           grids: [...rasters.keys()],

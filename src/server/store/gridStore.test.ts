@@ -51,6 +51,26 @@ describe('GridStore', () => {
   })
 })
 
+describe('GridStore.replaceGrids (wind u and v together)', () => {
+  it('writes both grids, or neither when the database refuses the second', () => {
+    const s = store()
+    const [u1, v1] = s.replaceGrids([
+      { id: 'wind_u', hours: [raster([1, 1, 1, 1])], source: 'a' },
+      { id: 'wind_v', hours: [raster([2, 2, 2, 2])], source: 'a' },
+    ])
+    expect([s.version('wind_u'), s.version('wind_v')]).toEqual([u1, v1])
+    // The second grid fails inside the transaction (NOT NULL), after the first was written.
+    expect(() =>
+      s.replaceGrids([
+        { id: 'wind_u', hours: [raster([3, 3, 3, 3])], source: 'b' },
+        { id: null as unknown as string, hours: [raster([4, 4, 4, 4])], source: 'b' },
+      ]),
+    ).toThrow(/NOT NULL/)
+    expect([...s.grid('wind_u')!.data]).toEqual([1, 1, 1, 1])
+    expect([s.version('wind_u'), s.version('wind_v')]).toEqual([u1, v1])
+  })
+})
+
 describe('GridStore metadata', () => {
   it('drops a deleted grid from the versions too', () => {
     const s = store()

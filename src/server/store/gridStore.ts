@@ -11,6 +11,14 @@ export interface GridTimes {
   readonly validTimes: readonly string[]
 }
 
+/** One grid's new hours for `replaceGrids`. */
+export interface GridReplacement {
+  readonly id: string
+  readonly hours: readonly GridRaster[]
+  readonly source: string
+  readonly times?: GridTimes
+}
+
 /** Gridded fields (forecast hours of a raster), migrations 040/041/042. */
 export interface GridStorage {
   /**
@@ -18,6 +26,11 @@ export interface GridStorage {
    * `source` (a file name or URL) and `times` are recorded with it (no times: none recorded).
    */
   replaceGrid(id: string, hours: readonly GridRaster[], source: string, times?: GridTimes): Awaitable<string>
+  /**
+   * Replaces several grids in ONE transaction (wind_u and wind_v: no reader sees a new u with an
+   * old v); returns their versions in order. Nothing is written if any of them is malformed.
+   */
+  replaceGrids(grids: readonly GridReplacement[]): Awaitable<string[]>
   /** One hour of a grid, or undefined when not stored. */
   grid(id: string, hour?: number): Awaitable<StoredGrid | undefined>
   /** The version of a grid (all hours share it), or undefined when not stored. */
@@ -76,6 +89,15 @@ export interface GridRow {
   version: string
 }
 
+/** Refuses a grid without hours or with an hour whose values do not fill nx × ny (both stores). */
+export function checkGridHours({ id, hours }: GridReplacement): void {
+  if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
+  hours.forEach((g, hour) => {
+    if (g.data.length !== g.nx * g.ny)
+      throw new Error(`grid ${id} hour ${hour}: ${g.data.length} values for ${g.nx}×${g.ny}`)
+  })
+}
+
 /** A grid's content version (ETags, caches): a hash of every hour's extent and values (both stores). */
 export function gridVersion(hours: readonly GridRaster[]): string {
   const hash = createHash('sha1')
@@ -100,18 +122,25 @@ export class GridStore implements GridStorage {
 
   /** Replaces every hour of a grid in one transaction (hour n = hours[n]); returns the version. */
   replaceGrid(id: string, hours: readonly GridRaster[], source: string, times?: GridTimes): string {
-    if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
-    const version = gridVersion(hours)
+    return this.replaceGrids([{ id, hours, source, ...(times ? { times } : {}) }])[0]!
+  }
+
+  /** Replaces several grids in one transaction; returns their versions in order. */
+  replaceGrids(grids: readonly GridReplacement[]): string[] {
+    grids.forEach(checkGridHours)
+    const versions = grids.map((g) => gridVersion(g.hours))
     const insert = this.db.prepare(
       'INSERT INTO grids (id, hour, nx, ny, west, south, east, north, data, version, source) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
     )
+    const remove = this.db.prepare('DELETE FROM grids WHERE id = ?')
+    const meta = this.db.prepare(
+      'INSERT OR REPLACE INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM grids WHERE id = ?').run(id)
-      this.db
-        .prepare(
-          'INSERT OR REPLACE INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(
+      grids.forEach(({ id, hours, source, times }, k) => {
+        const version = versions[k]!
+        remove.run(id)
+        meta.run(
           id,
           version,
           hours.length,
@@ -119,14 +148,13 @@ export class GridStore implements GridStorage {
           times?.refTime ?? null,
           JSON.stringify(times?.validTimes ?? []),
         )
-      hours.forEach((g, hour) => {
-        if (g.data.length !== g.nx * g.ny)
-          throw new Error(`grid ${id} hour ${hour}: ${g.data.length} values for ${g.nx}×${g.ny}`)
-        const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
-        insert.run(id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source)
+        hours.forEach((g, hour) => {
+          const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
+          insert.run(id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source)
+        })
       })
     })()
-    return version
+    return versions
   }
 
   /** One hour of a grid, or undefined when not stored. */

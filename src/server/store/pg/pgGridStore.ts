@@ -1,8 +1,10 @@
 import type { GridStorage } from '../AppStore'
 import type { GridRaster } from '../../grids/gridRaster'
 import {
+  checkGridHours,
   gridSummary,
   gridVersion,
+  type GridReplacement,
   type GridRow,
   type GridSummary,
   type GridSummaryRow,
@@ -22,30 +24,41 @@ export class PgGridStore implements GridStorage {
     source: string,
     times?: GridTimes,
   ): Promise<string> {
-    if (hours.length === 0) throw new Error(`grid ${id}: no hours to store`)
-    hours.forEach((g, hour) => {
-      if (g.data.length !== g.nx * g.ny)
-        throw new Error(`grid ${id} hour ${hour}: ${g.data.length} values for ${g.nx}×${g.ny}`)
-    })
-    const version = gridVersion(hours)
+    return (await this.replaceGrids([{ id, hours, source, ...(times ? { times } : {}) }]))[0]!
+  }
+
+  /** Replaces several grids in one transaction; returns their versions in order. */
+  async replaceGrids(grids: readonly GridReplacement[]): Promise<string[]> {
+    grids.forEach(checkGridHours)
+    const versions = grids.map((g) => gridVersion(g.hours))
     await this.db.tx(async () => {
-      await this.db.run('DELETE FROM grids WHERE id = $1', [id])
-      await this.db.run(
-        `INSERT INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (id) DO UPDATE SET version = excluded.version, hours = excluded.hours, source = excluded.source,
-           ref_time = excluded.ref_time, valid_times = excluded.valid_times`,
-        [id, version, hours.length, source, times?.refTime ?? null, JSON.stringify(times?.validTimes ?? [])],
-      )
-      for (const [hour, g] of hours.entries()) {
-        const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
+      for (const [k, { id, hours, source, times }] of grids.entries()) {
+        const version = versions[k]!
+        await this.db.run('DELETE FROM grids WHERE id = $1', [id])
         await this.db.run(
-          `INSERT INTO grids (id, hour, nx, ny, west, south, east, north, data, version, source)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          [id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source],
+          `INSERT INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (id) DO UPDATE SET version = excluded.version, hours = excluded.hours, source = excluded.source,
+             ref_time = excluded.ref_time, valid_times = excluded.valid_times`,
+          [
+            id,
+            version,
+            hours.length,
+            source,
+            times?.refTime ?? null,
+            JSON.stringify(times?.validTimes ?? []),
+          ],
         )
+        for (const [hour, g] of hours.entries()) {
+          const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
+          await this.db.run(
+            `INSERT INTO grids (id, hour, nx, ny, west, south, east, north, data, version, source)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            [id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source],
+          )
+        }
       }
     })
-    return version
+    return versions
   }
 
   /** One hour of a grid, or undefined when not stored. */

@@ -201,6 +201,23 @@ describe.each(storeKinds)('feature store on %s', (kind) => {
     await expect(
       (async () => store.grids.replaceGrid('bad', [{ ...raster(1), nx: 3 }], 'test'))(),
     ).rejects.toThrow(/4 values for 3×2/)
+    // Several grids in one transaction (wind u and v): a failure in the second keeps the first as it was.
+    await store.grids.replaceGrids([
+      { id: 'wind_u', hours: [raster(1)], source: 'a' },
+      { id: 'wind_v', hours: [raster(2)], source: 'a' },
+    ])
+    const before = await store.grids.version('wind_u')
+    await expect(
+      (async () =>
+        store.grids.replaceGrids([
+          { id: 'wind_u', hours: [raster(3)], source: 'b' },
+          { id: null as unknown as string, hours: [raster(4)], source: 'b' },
+        ]))(),
+    ).rejects.toThrow(/NOT NULL|null value/)
+    expect(await store.grids.version('wind_u')).toBe(before)
+    expect(Array.from((await store.grids.grid('wind_u'))?.data ?? [])).toEqual([1, NaN, 1.5, -1])
+    await store.grids.deleteGrid('wind_u')
+    await store.grids.deleteGrid('wind_v')
     await store.grids.deleteGrid('wind')
     expect(await store.grids.list()).toEqual([])
   })
