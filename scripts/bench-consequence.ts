@@ -1,4 +1,5 @@
 // npm run -s bench:consequence [-- --store postgres --servers 2 [--in-process] --limit N --buildings N]
+// npm run -s bench:consequence -- --store postgres --machines --limit N   (1 vs 2 servers, a core each)
 // The demo territory's fire consequence run (every line of config's line datasets, ignitions every
 // 500 m, up to 8 forecast starts) end to end: seed the demo (fuels, elevation, hourly winds), plan
 // the run, let N servers' worker loops (each FireRunService with its own store connection and
@@ -8,11 +9,17 @@
 // first N ignitions (a part of the territory) for a quick measure. With `--servers N` on PostgreSQL,
 // servers 2…N are separate processes (this script with `--role worker`), each with its own store
 // connection and worker threads, as separate servers are; `--in-process` runs them in this process
-// instead. Figures: docs/fire.md.
+// instead. Before and during the run, members sign in (password → SMS code → session, as
+// bench:ingest does) and tiles are requested; the figures printed: wall, CPU (this process with its
+// threads, and each other server's), fires/s, tile p50/p99 and sign-in p50/p99 before and during.
+// `--machines` (PostgreSQL) emulates two machines of one core each on this one: a run with one
+// server pinned to core 0 (taskset) and one worker thread, then a run with that server and a second
+// server process pinned to core 1, one worker thread each, sharing the job table; it prints fires/s of
+// both and the ratio. Figures: docs/fire.md.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { buildApp } from '../src/server/app'
@@ -27,6 +34,8 @@ import { DEFAULT_FIRE_RUN_SETTINGS, type FireRunSettings } from '../src/server/f
 import { planFireRun } from '../src/server/fire/runs/planFireRun'
 import { windowSettings } from '../src/server/grids/gridCatalog'
 import { appConfig } from '../src/shared/config'
+import { identitySettings } from '../src/server/identity'
+import { createMember } from '../src/server/identity/memberAdmin'
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -76,9 +85,15 @@ function limited<B extends { startHour: number; ignitions: readonly unknown[] }>
   return out
 }
 
+/** CPU seconds (user + system) of this process, worker threads included. */
+const cpuS = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
+}
+
 /**
  * `--role worker --run ID --server NAME`: one more server (a process of its own) on DATABASE_URL:
- * its worker loop takes the run's batches until the run is over, then it exits.
+ * its worker loop takes the run's batches until the run is over, then it prints its CPU and exits.
  */
 async function workerServer(): Promise<void> {
   const url = process.env.DATABASE_URL
@@ -88,41 +103,65 @@ async function workerServer(): Promise<void> {
   const store = await openPgStore(url, defaultCatalog(), { max: 4, applicationName: 'bench-consequence' })
   const settings: FireRunSettings = { ...DEFAULT_FIRE_RUN_SETTINGS, workers, pollMs: 200 }
   const service = new FireRunService({ store, settings, window: windowSettings(true), server: arg('server') })
+  // A server's threads are up long before a run comes: started ahead, not timed.
+  await service.warm()
   console.log('ready')
   // Starts when the first server says 'go' (so every server starts at once).
   await new Promise<void>((resolve) =>
     createInterface({ input: process.stdin }).on('line', (l) => l === 'go' && resolve()),
   )
+  const cpu0 = cpuS()
   service.startLoop()
   for (;;) {
     const run = await store.fireRuns.run(id)
     if (!run || run.status !== 'running') break
-    await new Promise((r) => setTimeout(r, 500))
+    await new Promise((r) => setTimeout(r, 200))
   }
   await service.close()
+  console.log(`cpu ${(cpuS() - cpu0).toFixed(3)}`)
   await store.close()
 }
 
-/** Starts server `name` as a process of its own; resolves once its worker loop runs. */
-function startServerProcess(name: string, run: number, workers: number): Promise<ChildProcess> {
-  const child = spawn(
+/** Starts server `name` as a process of its own (on `core` alone when given); resolves once it runs. */
+function startServerProcess(
+  name: string,
+  run: number,
+  workers: number,
+  core: number | null,
+  cpu: Map<string, number>,
+): Promise<ChildProcess> {
+  const node = [
     process.execPath,
-    [
-      ...process.execArgv,
-      process.argv[1]!,
-      ...['--role', 'worker', '--run', String(run), '--server', name, '--workers', String(workers)],
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'], env: process.env },
-  )
+    ...process.execArgv,
+    process.argv[1]!,
+    ...['--role', 'worker', '--run', String(run), '--server', name, '--workers', String(workers)],
+  ]
+  const [cmd, ...args] = core === null ? node : ['taskset', '-c', String(core), ...node]
+  const child = spawn(cmd!, args, { stdio: ['pipe', 'pipe', 'inherit'], env: process.env })
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! })
     lines.on('line', (line) => {
       if (line === 'ready') resolve(child)
+      else if (line.startsWith('cpu ')) cpu.set(name, Number(line.slice(4)))
       else console.log(`  [${name}] ${line}`)
     })
     child.on('exit', (code) => reject(new Error(`server ${name} exited (${code}) before it was ready`)))
   })
 }
+
+/** Pins every thread of this process (and the threads it starts later) to `core`. */
+function pinSelf(core: number): void {
+  const r = spawnSync('taskset', ['-a', '-c', '-p', String(core), String(process.pid)], { encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`taskset failed: ${r.stderr}`)
+}
+
+// The identity plugin prints each SMS code it sends ("[outbox] …"): not the bench's output.
+const write = process.stdout.write.bind(process.stdout)
+process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+  typeof chunk === 'string' && chunk.startsWith('[outbox]') ? true : write(chunk, ...rest)) as typeof write
+
+const MEMBERS = 40
+const PASSWORD = 'Bench-consequence-Passw0rd!'
 
 async function main(): Promise<void> {
   if (arg('role') === 'worker') {
@@ -130,12 +169,13 @@ async function main(): Promise<void> {
     process.exit(0)
   }
   const kind = arg('store') ?? 'sqlite'
+  const machines = process.argv.includes('--machines')
   const servers = Number(arg('servers') ?? 1)
   const limit = arg('limit') ? Number(arg('limit')) : Infinity
   const buildings = Number(arg('buildings') ?? 50_000)
-  const workers = Number(arg('workers') ?? DEFAULT_FIRE_RUN_SETTINGS.workers)
-  if (kind === 'sqlite' && servers !== 1)
-    throw new Error('--servers > 1 needs --store postgres (SQLite has one process)')
+  const workers = machines ? 1 : Number(arg('workers') ?? DEFAULT_FIRE_RUN_SETTINGS.workers)
+  if (kind === 'sqlite' && (servers !== 1 || machines))
+    throw new Error('--servers > 1 and --machines need --store postgres (SQLite has one process)')
   const catalog = defaultCatalog()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emberline-bench-consequence-'))
   const url = process.env.DATABASE_URL
@@ -144,104 +184,242 @@ async function main(): Promise<void> {
     kind === 'postgres'
       ? openPgStore(url!, catalog, { max: 4, applicationName: 'bench-consequence' })
       : openStore(dataDir, catalog)
-  const stores: AppStore[] = [await open()]
-  const store = stores[0]!
+  const store = await open()
   let t = performance.now()
   await seedDemo(store, { buildings })
   console.log(
     `seeded the demo (${buildings} buildings, ${kind}) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   )
+  // Members who sign in meanwhile (enough that none reaches the 10 SMS codes an hour).
+  const emails: string[] = []
+  for (let i = 0; i < MEMBERS; i++) {
+    const email = `bench${i}@emberline.test`
+    await createMember(
+      store.members,
+      identitySettings,
+      {
+        email,
+        name: `Bench ${i}`,
+        phone: `+1505557${String(1000 + i).padStart(4, '0')}`,
+        password: PASSWORD,
+        roles: ['stytch_member'],
+      },
+      Date.now(),
+    )
+    emails.push(email)
+  }
   const inProcess = process.argv.includes('--in-process')
-  if (inProcess) for (let i = 1; i < servers; i++) stores.push(await open())
+  const extraStores: AppStore[] = []
+  if (inProcess) for (let i = 1; i < servers; i++) extraStores.push(await open())
 
   const settings: FireRunSettings = { ...DEFAULT_FIRE_RUN_SETTINGS, workers, pollMs: 200 }
   const window = windowSettings(true)
   const app = await buildApp({ dataDir, demo: true, store, verifier })
   await app.ready()
-  const services = stores.map(
-    (s, i) =>
-      new FireRunService({ store: s, settings, window, server: `server-${String.fromCharCode(65 + i)}` }),
-  )
 
-  // The run, planned as the leader plans it (optionally cut to the first `limit` ignitions).
-  t = performance.now()
-  const plan = await planFireRun(store, settings, window, 'admin', 'bench')
-  const planMs = performance.now() - t
-  const batches = Number.isFinite(limit) ? limited(plan.batches, limit) : plan.batches
-  const { id } = await store.fireRuns.createRun({ ...plan, batches })
-  const ignitions = batches.reduce((n, b) => n + b.ignitions.length, 0)
-  console.log(
-    `run ${id}: ${ignitions} fires (${plan.provenance.ignitions as number} ignitions × ${plan.startHours.length} forecast starts ${JSON.stringify(plan.startHours)}${Number.isFinite(limit) ? `, the first ${limit} per start` : ''}), ${batches.length} batches; planned in ${planMs.toFixed(0)} ms; ${servers} server(s) × ${workers} worker thread(s), ${os.availableParallelism()} cores`,
-  )
-
-  // Latency probes while it runs: one tile and /api/health every 100 ms, and the event loop's delay.
+  // Probes: one tile and one /api/health every 100 ms, and a member signing in every 250 ms.
   const [cx, cy] = appConfig.map.demo.center as [number, number]
   const [x, y] = tileOf(cx, cy, 12)
-  // Warm: each probe tile once (the cold first build is not what a run costs).
-  for (let dx = 0; dx < 5; dx++)
-    await app.inject({
+  const tile = async (dx: number) => {
+    const s = performance.now()
+    const res = await app.inject({
       method: 'GET',
       url: `/api/tiles/buildings/mvt/12/${x + dx}/${y}`,
       headers: { authorization: 'Bearer x' },
     })
-  const tileMs: number[] = []
-  const healthMs: number[] = []
-  const loop = monitorEventLoopDelay({ resolution: 10 })
-  loop.enable()
-  let probing = true
-  const probes = (async () => {
-    let k = 0
-    while (probing) {
-      const dx = k++ % 5
-      let s = performance.now()
-      const tile = await app.inject({
-        method: 'GET',
-        url: `/api/tiles/buildings/mvt/12/${x + dx}/${y}`,
-        headers: { authorization: 'Bearer x' },
-      })
-      if (tile.statusCode === 200 || tile.statusCode === 204) tileMs.push(performance.now() - s)
-      s = performance.now()
-      await app.inject({ method: 'GET', url: '/api/health' })
-      healthMs.push(performance.now() - s)
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  })()
-
-  // Servers 2…N as processes of their own (each loads its inputs in its own worker threads).
-  const children: ChildProcess[] = []
-  if (!inProcess)
-    for (let i = 1; i < servers; i++)
-      children.push(await startServerProcess(`server-${String.fromCharCode(65 + i)}`, id, workers))
-  t = performance.now()
-  for (const c of children) c.stdin!.end('go\n')
-  for (const s of services) s.startLoop()
-  for (;;) {
-    const run = await store.fireRuns.run(id)
-    if (run && run.status !== 'running') {
-      const ms = performance.now() - t
-      probing = false
-      await probes
-      loop.disable()
-      console.log(
-        `status ${run.status}${run.error ? ` (${run.error})` : ''} after ${(ms / 1000).toFixed(1)} s`,
-      )
-      for (const s of run.servers)
-        console.log(`  ${s.server}: ${s.done} batches, ${(s.batchMs / 1000).toFixed(1)} s of batch time`)
-      console.log(`  ${((ms / ignitions) * 1).toFixed(0)} ms per fire end to end`)
-      console.log(
-        `tiles while it ran: ${tileMs.length} requests, p50 ${pct(tileMs, 0.5).toFixed(1)} ms, p99 ${pct(tileMs, 0.99).toFixed(1)} ms; ` +
-          `/api/health p99 ${pct(healthMs, 0.99).toFixed(1)} ms; event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`,
-      )
-      break
-    }
-    await new Promise((r) => setTimeout(r, 500))
+    return res.statusCode === 200 || res.statusCode === 204 ? performance.now() - s : null
   }
-  for (const s of services) await s.close()
-  await Promise.all(
-    children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('exit', r)))),
-  )
+  // Warm: each probe tile once (the cold first build is not what a run costs).
+  for (let dx = 0; dx < 5; dx++) await tile(dx)
+  const basic = `Basic ${Buffer.from(`${identitySettings.publicToken}:${identitySettings.publicToken}`).toString('base64')}`
+  const sdk = async (p: string, body: object) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/sdk/v1${p}`,
+      headers: { authorization: basic, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    })
+    return { status: res.statusCode, data: (res.json() as { data?: Record<string, string> }).data ?? {} }
+  }
+  const outbox = path.join(dataDir, 'outbox', 'sms.jsonl')
+  let signedIn = 0
+  /** One sign-in (password → SMS code → session): its ms, or null when it failed. */
+  async function signIn(): Promise<number | null> {
+    const email = emails[signedIn++ % MEMBERS]!
+    const t0 = performance.now()
+    const org = identitySettings.organizationId
+    const login = await sdk('/b2b/passwords/authenticate', {
+      organization_id: org,
+      email_address: email,
+      password: PASSWORD,
+    })
+    const ist = login.data.intermediate_session_token ?? ''
+    const member = login.data.member_id ?? ''
+    const sent = await sdk('/b2b/otps/sms/send', {
+      organization_id: org,
+      member_id: member,
+      intermediate_session_token: ist,
+    })
+    const code = fs.existsSync(outbox)
+      ? fs
+          .readFileSync(outbox, 'utf8')
+          .trim()
+          .split('\n')
+          .reverse()
+          .map((l) => JSON.parse(l) as { memberId: string; code: string })
+          .find((m) => m.memberId === member)?.code
+      : undefined
+    const done = await sdk('/b2b/otps/sms/authenticate', {
+      organization_id: org,
+      member_id: member,
+      intermediate_session_token: ist,
+      code: code ?? '',
+    })
+    const ok = login.status === 200 && sent.status === 200 && done.status === 200
+    return ok ? performance.now() - t0 : null
+  }
+  interface Probed {
+    tileMs: number[]
+    healthMs: number[]
+    signInMs: number[]
+    signInFailed: number
+  }
+  /** Probes until `stop()`: tiles and health every 100 ms, sign-ins every 250 ms. */
+  function probe(): { stop: () => Promise<Probed> } {
+    const out: Probed = { tileMs: [], healthMs: [], signInMs: [], signInFailed: 0 }
+    let on = true
+    const tiles = (async () => {
+      let k = 0
+      while (on) {
+        const ms = await tile(k++ % 5)
+        if (ms !== null) out.tileMs.push(ms)
+        const s = performance.now()
+        await app.inject({ method: 'GET', url: '/api/health' })
+        out.healthMs.push(performance.now() - s)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    })()
+    const signIns = (async () => {
+      while (on) {
+        const ms = await signIn()
+        if (ms === null) out.signInFailed++
+        else out.signInMs.push(ms)
+        await new Promise((r) => setTimeout(r, 250))
+      }
+    })()
+    return {
+      stop: async () => {
+        on = false
+        await Promise.all([tiles, signIns])
+        return out
+      },
+    }
+  }
+  const fmt = (xs: number[]) =>
+    `p50 ${pct(xs, 0.5).toFixed(1)} ms, p99 ${pct(xs, 0.99).toFixed(1)} ms (${xs.length})`
+  const report = (label: string, p: Probed) =>
+    console.log(
+      `${label}: tiles ${fmt(p.tileMs)}; sign-in ${fmt(p.signInMs)}${p.signInFailed ? `, ${p.signInFailed} failed` : ''}; /api/health p99 ${pct(p.healthMs, 0.99).toFixed(1)} ms`,
+    )
+
+  // Before any run: the same probes for 8 s on the idle server.
+  {
+    const p = probe()
+    await new Promise((r) => setTimeout(r, 8_000))
+    report('before the run', await p.stop())
+  }
+
+  /** One run with `n` servers (the first: this process); answers fires/s. */
+  async function runWith(n: number, pinned: boolean): Promise<number> {
+    const services = [store, ...extraStores.slice(0, n - 1)].map(
+      (s, i) =>
+        new FireRunService({ store: s, settings, window, server: `server-${String.fromCharCode(65 + i)}` }),
+    )
+    // The run, planned as the leader plans it (optionally cut to the first `limit` ignitions).
+    t = performance.now()
+    const plan = await planFireRun(store, settings, window, 'admin', 'bench')
+    const planMs = performance.now() - t
+    const batches = Number.isFinite(limit) ? limited(plan.batches, limit) : plan.batches
+    const { id } = await store.fireRuns.createRun({ ...plan, batches })
+    const ignitions = batches.reduce((k, b) => k + b.ignitions.length, 0)
+    console.log(
+      `run ${id}: ${ignitions} fires (${plan.provenance.ignitions as number} ignitions × ${plan.startHours.length} forecast starts ${JSON.stringify(plan.startHours)}${Number.isFinite(limit) ? `, the first ${limit} per start` : ''}), ${batches.length} batches; planned in ${planMs.toFixed(0)} ms; ${n} server(s) × ${workers} worker thread(s)${pinned ? ', each server pinned to a core of its own' : ''}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`,
+    )
+    // Servers 2…N as processes of their own (each loads its inputs in its own worker threads).
+    const childCpu = new Map<string, number>()
+    const children: ChildProcess[] = []
+    if (!inProcess)
+      for (let i = 1; i < n; i++)
+        children.push(
+          await startServerProcess(
+            `server-${String.fromCharCode(65 + i)}`,
+            id,
+            workers,
+            pinned ? i : null,
+            childCpu,
+          ),
+        )
+    for (const s of services) await s.warm()
+    const loop = monitorEventLoopDelay({ resolution: 10 })
+    loop.enable()
+    // Where the event loop stalled: each gap over 250 ms between ticks of a 10 ms timer.
+    const stalls: string[] = []
+    let tick = performance.now()
+    const ticker = setInterval(() => {
+      const now = performance.now()
+      if (now - tick > 250) stalls.push(`${((tick - t) / 1000).toFixed(1)} s: ${(now - tick).toFixed(0)} ms`)
+      tick = now
+    }, 10)
+    const p = probe()
+    t = performance.now()
+    const cpu0 = cpuS()
+    for (const c of children) c.stdin!.end('go\n')
+    for (const s of services) s.startLoop()
+    let fps = NaN
+    for (;;) {
+      const run = await store.fireRuns.run(id)
+      if (run && run.status !== 'running') {
+        const ms = performance.now() - t
+        const cpu = cpuS() - cpu0
+        const probed = await p.stop()
+        loop.disable()
+        clearInterval(ticker)
+        for (const s of services) await s.close()
+        await Promise.all(
+          children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('exit', r)))),
+        )
+        const others = [...childCpu.values()].reduce((a, b) => a + b, 0)
+        fps = ignitions / (ms / 1000)
+        console.log(
+          `status ${run.status}${run.error ? ` (${run.error})` : ''}: ${ignitions} fires in ${(ms / 1000).toFixed(1)} s wall, ${fps.toFixed(1)} fires/s; ` +
+            `CPU ${(cpu + others).toFixed(1)} s (this server ${cpu.toFixed(1)} s${children.length ? `, others ${[...childCpu].map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}` : ''}), ${(((cpu + others) / ignitions) * 1000).toFixed(2)} ms CPU per fire; load ${os.loadavg()[0]!.toFixed(1)}`,
+        )
+        for (const s of run.servers)
+          console.log(`  ${s.server}: ${s.done} batches, ${(s.batchMs / 1000).toFixed(1)} s of batch time`)
+        report('during the run', probed)
+        console.log(
+          `  event-loop delay during the run: p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms; stalls over 250 ms (time into the run: length): ${stalls.join(', ') || 'none'}`,
+        )
+        break
+      }
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    return fps
+  }
+
+  if (machines) {
+    // Two machines of one core each, emulated: this server on core 0, the second on core 1.
+    pinSelf(0)
+    const one = await runWith(1, true)
+    const two = await runWith(2, true)
+    console.log(
+      `machines: 1 server ${one.toFixed(1)} fires/s, 2 servers ${two.toFixed(1)} fires/s: ${(two / one).toFixed(2)}x`,
+    )
+  } else await runWith(servers, false)
+
   await app.close()
-  for (const s of stores) await s.close()
+  await store.close()
+  for (const s of extraStores) await s.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
 }
 

@@ -20,7 +20,7 @@ export interface FireRunServiceOptions {
   server?: string
   warn?: (message: string, err: unknown) => void
   /** Runs batches (default: this server's worker threads). Tests and benchmarks pass their own. */
-  pool?: Pick<FireBatchPool, 'size' | 'run' | 'close'>
+  pool?: Pick<FireBatchPool, 'size' | 'run' | 'close'> & Partial<Pick<FireBatchPool, 'warm'>>
 }
 
 /**
@@ -31,7 +31,7 @@ export interface FireRunServiceOptions {
  */
 export class FireRunService {
   readonly server: string
-  private readonly pool: Pick<FireBatchPool, 'size' | 'run' | 'close'>
+  private readonly pool: Pick<FireBatchPool, 'size' | 'run' | 'close'> & Partial<Pick<FireBatchPool, 'warm'>>
   private readonly inputs = new Map<number, Promise<FireRunInputs>>()
   private loopTimer: NodeJS.Timeout | null = null
   private weatherTimer: NodeJS.Timeout | null = null
@@ -98,6 +98,11 @@ export class FireRunService {
       stopLeading()
       this.stopLoop()
     }
+  }
+
+  /** Starts the worker threads ahead of the first batch (benchmarks; a server starts them on first use). */
+  async warm(): Promise<void> {
+    await this.pool.warm?.()
   }
 
   startLoop(): void {

@@ -12,6 +12,9 @@ afterAll(() => pool.close())
 describe('the fire worker threads', () => {
   it.runIf(process.platform === 'linux')('lower their own priority, not the server thread’s', async () => {
     const before = os.getPriority()
+    // Started ahead of the first batch (warm), each thread says its id once it has lowered its priority.
+    await pool.warm()
+    expect(pool.threadIds).toHaveLength(1)
     // A batch whose inputs carry no data: the thread starts, answers the error.
     await expect(pool.run(() => ({ key: 'k', hours: 1 }), 'k', 0, [])).rejects.toThrow(
       /neither a source nor data/,

@@ -9,6 +9,8 @@ interface Slot {
   busy: boolean
   /** The thread's id once it said (it lowered its own CPU priority, threadPriority.ts). */
   tid: number | null
+  /** Resolves once the thread has loaded (its first message) or failed. */
+  started: Promise<void>
   pending: Map<number, (a: FireWorkerAnswer | Error) => void>
 }
 
@@ -38,10 +40,32 @@ export class FireBatchPool {
     const free = this.slots.find((s) => !s.busy)
     if (free) return free
     if (this.slots.length >= this.size) throw new Error('every fire worker is busy')
+    return this.spawn()
+  }
+
+  /**
+   * Starts every thread now (a server's first batch then does not wait for its thread to load) and
+   * resolves once each has loaded and lowered its priority.
+   */
+  async warm(): Promise<void> {
+    while (this.slots.length < this.size) this.spawn()
+    await Promise.all(this.slots.map((s) => s.started))
+  }
+
+  private spawn(): Slot {
     // startWorker resolves the module relative to src/server/tiles.
     const worker = startWorker('../fire/runs/fireBatchWorker', null)
-    const slot: Slot = { worker, key: null, busy: false, tid: null, pending: new Map() }
+    let started!: () => void
+    const slot: Slot = {
+      worker,
+      key: null,
+      busy: false,
+      tid: null,
+      pending: new Map(),
+      started: new Promise<void>((resolve) => (started = resolve)),
+    }
     const fail = (error: Error) => {
+      started()
       const i = this.slots.indexOf(slot)
       if (i >= 0) this.slots.splice(i, 1)
       for (const settle of slot.pending.values()) settle(error)
@@ -50,6 +74,7 @@ export class FireBatchPool {
     worker.on('message', (a: FireWorkerAnswer | FireWorkerThread) => {
       if ('thread' in a) {
         slot.tid = a.thread
+        started()
         return
       }
       const settle = slot.pending.get(a.id)
