@@ -105,6 +105,48 @@ async function writeGrib(
   return fs.readFileSync(out)
 }
 
+/**
+ * The same field written by GDAL as NetCDF (CF time axis: hours 7, 8, 9 since the run, variable
+ * `wind_speed`, m/s) or as a one-band GeoTIFF (no times), from raw Float32 behind a VRT.
+ */
+async function writeOther(name: string, format: 'netCDF' | 'GTiff', hours: number): Promise<Buffer> {
+  const data = new Float32Array(G.nx * G.ny * hours)
+  for (let h = 0; h < hours; h++)
+    for (let j = 0; j < G.ny; j++)
+      for (let i = 0; i < G.nx; i++)
+        data[h * G.nx * G.ny + j * G.nx + i] = truth(G.x0 + (i + 0.5) * G.cell, G.y0 - (j + 0.5) * G.cell, h)
+  fs.writeFileSync(path.join(dir, `${name}.bin`), new Uint8Array(data.buffer))
+  const mdi = (m: Record<string, string>) =>
+    `<Metadata>${Object.entries(m)
+      .map(([k, v]) => `<MDI key="${k}">${v}</MDI>`)
+      .join('')}</Metadata>`
+  const netcdf = format === 'netCDF'
+  const bands = Array.from(
+    { length: hours },
+    (_, h) => `<VRTRasterBand dataType="Float32" band="${h + 1}" subClass="VRTRawRasterBand">
+      ${netcdf ? mdi({ NETCDF_DIM_time: String(7 + h), NETCDF_VARNAME: 'wind_speed', units: 'm/s' }) : ''}
+      <SourceFilename relativetoVRT="1">${name}.bin</SourceFilename><ImageOffset>${h * G.nx * G.ny * 4}</ImageOffset>
+      <PixelOffset>4</PixelOffset><LineOffset>${G.nx * 4}</LineOffset><ByteOrder>LSB</ByteOrder></VRTRasterBand>`,
+  )
+  const time = mdi({
+    NETCDF_DIM_EXTRA: '{time}',
+    NETCDF_DIM_time_DEF: `{${hours},6}`,
+    NETCDF_DIM_time_VALUES: `{${Array.from({ length: hours }, (_, h) => 7 + h).join(',')}}`,
+    'time#units': 'hours since 2026-11-27 12:00:00',
+    'time#standard_name': 'time',
+    'time#axis': 'T',
+  })
+  const vrt = path.join(dir, `${name}.vrt`)
+  fs.writeFileSync(
+    vrt,
+    `<VRTDataset rasterXSize="${G.nx}" rasterYSize="${G.ny}"><SRS>EPSG:4326</SRS>
+      <GeoTransform>${G.x0}, ${G.cell}, 0, ${G.y0}, 0, ${-G.cell}</GeoTransform>${netcdf ? time : ''}${bands.join('')}</VRTDataset>`,
+  )
+  const out = path.join(dir, `${name}.${netcdf ? 'nc' : 'tif'}`)
+  await run('gdal_translate', ['-q', '-of', format, vrt, out])
+  return fs.readFileSync(out)
+}
+
 const feed = (over: Partial<GridFeedDefinition>): GridFeedDefinition => ({
   id: 'model-wind-speed',
   title: 'Model wind',
@@ -127,12 +169,17 @@ beforeAll(async () => {
     writeGrib('rh', '1 1', 3, () => 40),
     writeGrib('wdir180', '2 0', 3, () => 180),
   ])
+  ;[files['wspd.nc'], files['slope.tif']] = await Promise.all([
+    writeOther('wspd', 'netCDF', 3),
+    writeOther('slope', 'GTiff', 1),
+  ])
   server = http.createServer((req, res) => {
     const url = req.url ?? ''
     seen.push({ path: url, ifNoneMatch: req.headers['if-none-match'] })
     // Only the 12 UTC run of 2026-11-27 is published; the 18 UTC one is not there yet.
-    const m = /^\/model\.20261127\/t12z\/(\w+)\.grib2$/.exec(url)
-    const name = m?.[1] === 'wdir' && windFrom === 180 ? 'wdir180' : m?.[1]
+    const m = /^\/model\.20261127\/t12z\/(\w+)\.(grib2|nc|tif)$/.exec(url)
+    const name =
+      m?.[2] !== 'grib2' ? `${m?.[1]}.${m?.[2]}` : m[1] === 'wdir' && windFrom === 180 ? 'wdir180' : m[1]
     const body = m ? (mode === 'wrong-element' ? files.rh : files[name!]) : undefined
     if (!body) {
       res.writeHead(404, { 'Content-Type': 'text/plain' })
@@ -162,6 +209,19 @@ beforeAll(async () => {
       id: 'model-wind-particles',
       grid: 'wind',
       direction: { url: `${base}/model.\${RUN_YYYYMMDD}/t\${RUN_HH}z/wdir.grib2`, element: 'WDIR' },
+    }),
+    feed({
+      id: 'model-wind-netcdf',
+      format: 'netcdf',
+      grid: 'wind_gust_next',
+      source: { url: `${base}/model.\${RUN_YYYYMMDD}/t\${RUN_HH}z/wspd.nc`, variable: 'wind_speed' },
+    }),
+    feed({
+      id: 'model-slope-geotiff',
+      format: 'geotiff',
+      grid: 'slope',
+      source: { url: `${base}/model.\${RUN_YYYYMMDD}/t\${RUN_HH}z/slope.tif` },
+      units: undefined,
     }),
   ]
   const config: FeedsConfig = {
@@ -357,5 +417,42 @@ describe('grid feeds', () => {
       for (const [name, original] of originals) grids[name] = original
     }
     expect(seenPairs).toEqual(['new'])
+  })
+
+  it('a NetCDF grid feed (CF time axis) from the HTTP server: hours, run time and values in mph', async () => {
+    const r = await app.feeds.runGrid(feeds[2]!)
+    expect(r.ok, r.ok ? '' : r.error).toBe(true)
+    if (r.ok)
+      expect(r.summary.grid).toMatchObject({
+        grids: ['wind_gust_next'],
+        format: 'NetCDF',
+        variable: 'wind_speed',
+        validTimes,
+        // NetCDF gives no run: the run of the URL that answered (12z).
+        refTime: new Date(REF).toISOString(),
+      })
+    for (let h = 0; h < 3; h++)
+      expectWithinOneCell(
+        await store.grids.grid('wind_gust_next', h),
+        (lon, lat) => truth(lon, lat, h) * MPH,
+        MPH,
+      )
+    expect((await listed('model-wind-netcdf')).state).toBe('ok')
+  })
+
+  it('a GeoTIFF grid feed from the HTTP server fills a static grid', async () => {
+    const r = await app.feeds.runGrid(feeds[3]!)
+    expect(r.ok, r.ok ? '' : r.error).toBe(true)
+    if (r.ok) expect(r.summary.grid).toMatchObject({ grids: ['slope'], format: 'GeoTIFF', validTimes: [] })
+    expectWithinOneCell(await store.grids.grid('slope', 0), (lon, lat) => truth(lon, lat))
+    expect((await listed('model-slope-geotiff')).state).toBe('ok')
+  })
+
+  it("a file whose unit is not the feed's units.from is refused and the grid kept (GRIB_UNIT m/s, feed says knots)", async () => {
+    const before = await store.grids.version('sustained_wind_next')
+    const r = await app.feeds.runGrid(feed({ units: { from: 'knots', to: 'mph' } }), { conditional: false })
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error).toMatch(/the file's values are in m\/s, but the feed converts from knots/)
+    expect(await store.grids.version('sustained_wind_next')).toBe(before)
   })
 })

@@ -19,7 +19,7 @@ import type { GridStorage, GridTimes } from '../store/gridStore'
 import { downloadFeed } from './downloadFeed'
 import { fillPlaceholders } from './feedSource'
 import type { RunSummary } from './feedTypes'
-import { convertUnit } from './units'
+import { convertUnit, unitOf } from './units'
 
 const HOUR = 3_600_000
 const DEFAULTS = { timeoutSeconds: 30, maxBytes: 50_000_000, retries: 2, backoffSeconds: 5 }
@@ -149,6 +149,18 @@ function mapRaster(r: GridRaster, f: (v: number) => number): GridRaster {
   const data = new Float32Array(r.data.length)
   for (let k = 0; k < data.length; k++) data[k] = f(r.data[k]!)
   return { ...r, data }
+}
+
+/**
+ * Refuses a file whose values are in another unit than the feed converts from (`units.from`): GDAL
+ * reports GRIB2's `GRIB_UNIT` (NDFD wind: m/s) and NetCDF's `units`. A unit we do not know, or a
+ * file that names none, is taken as declared.
+ */
+function checkUnit(feed: GridFeedDefinition, unit: string | null): void {
+  const from = feed.units?.from
+  const got = unit === null ? undefined : unitOf(unit)
+  if (from && got && got !== from)
+    throw new Error(`the file's values are in ${unit}, but the feed converts from ${from} (units.from)`)
 }
 
 /** What importGridFile would have stored: captured instead, so the feed decides what is written. */
@@ -322,6 +334,7 @@ export async function runGridFeed(
           const dir = await fetchOne(feed.direction, opts.directionFile, 'direction', run, {})
           if (dir === 'not-modified') throw new Error('the direction source answered 304 to a plain GET')
           const s = await readGrid(WIND_U_GRID, speed.file, feed.source, source, ctx.now, runRef, box)
+          checkUnit(feed, s.summary.unit)
           const w = await readGrid(
             WIND_V_GRID,
             dir.file,
@@ -355,6 +368,7 @@ export async function runGridFeed(
           summary = s.summary
         } else {
           const g = await readGrid(feed.grid, speed.file, feed.source, source, ctx.now, runRef, box)
+          checkUnit(feed, g.summary.unit)
           rasters = new Map([[feed.grid, convert ? g.rasters.map((r) => mapRaster(r, convert)) : g.rasters]])
           times = g.times
           summary = g.summary

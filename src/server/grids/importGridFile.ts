@@ -88,6 +88,8 @@ export interface ImportGridSummary {
   readonly crs: string
   readonly source: string
   readonly variable: string | null
+  /** The unit the file gives its values in (GRIB2 `GRIB_UNIT` without brackets, NetCDF `units`), null when it gives none. */
+  readonly unit: string | null
   readonly resampling: GridResampling
   readonly hours: number
   readonly nx: number
@@ -347,7 +349,10 @@ async function gdalInfoWithMetadata(source: string): Promise<GdalInfo> {
 }
 
 /** GRIB2: the bands of one element and level, each with its valid and reference time. */
-function gribBands(info: GdalInfo, options: ImportGridOptions): { element: string; bands: ChosenBand[] } {
+function gribBands(
+  info: GdalInfo,
+  options: ImportGridOptions,
+): { element: string; unit: string | null; bands: ChosenBand[] } {
   const all = (info.bands ?? []).map((b) => {
     const m = bandMeta(b)
     const seconds = (v: string | undefined): number | null => {
@@ -358,6 +363,7 @@ function gribBands(info: GdalInfo, options: ImportGridOptions): { element: strin
       band: b.band,
       element: (m.GRIB_ELEMENT ?? '').trim(),
       level: (m.GRIB_SHORT_NAME ?? '').trim(),
+      unit: (m.GRIB_UNIT ?? '').trim().replace(/^\[(.*)\]$/, '$1') || null,
       valid: seconds(m.GRIB_VALID_TIME),
       ref: seconds(m.GRIB_REF_TIME),
     }
@@ -387,6 +393,7 @@ function gribBands(info: GdalInfo, options: ImportGridOptions): { element: strin
   if (missing) throw new GridImportError(`GRIB2 message ${missing.band} has no valid time`)
   return {
     element: chosenKinds[0] ?? '',
+    unit: chosen[0]?.unit ?? null,
     bands: chosen.map(({ band, valid, ref }) => ({ band, valid, ref })),
   }
 }
@@ -454,11 +461,13 @@ export async function importGridFile(
   let dataset = filePath
   let info = first
   let variable: string | null = null
+  let unit: string | null = null
   let bands: ChosenBand[]
   if (format === 'NetCDF') {
     const nc = await netcdfBands(filePath, first, options, grid.hours > 1)
     ;({ dataset, info, bands } = nc)
     variable = nc.variable || null
+    unit = (info.bands?.[0] ? bandMeta(info.bands[0]).units : undefined) || null
     // The model run from the file's CF metadata (netcdfRefTime.ts), unless refTime overrides it.
     if (refOption === null) {
       const valid = bands.flatMap((b) => (b.valid === null ? [] : [b.valid]))
@@ -479,6 +488,7 @@ export async function importGridFile(
     const grib = gribBands(first, options)
     bands = grib.bands
     variable = grib.element
+    unit = grib.unit
   } else {
     bands = (first.bands ?? []).map((b) => ({ band: b.band, valid: null, ref: null }))
   }
@@ -615,6 +625,7 @@ export async function importGridFile(
       crs: crsName(wkt),
       source,
       variable,
+      unit,
       resampling,
       hours: rasters.length,
       nx: g.nx,
