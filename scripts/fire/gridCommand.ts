@@ -65,7 +65,8 @@ export async function writeGridOutputs(
   wkt: string | undefined,
   fire: FireBehaviourGrid,
 ): Promise<void> {
-  const ros = Float32Array.from(fire.rosFtPerMin, (v) => v / FT_PER_MIN_PER_CH_PER_H)
+  const ros = new Float32Array(fire.rosFtPerMin.length)
+  for (let i = 0; i < ros.length; i++) ros[i] = fire.rosFtPerMin[i]! / FT_PER_MIN_PER_CH_PER_H
   await Promise.all([
     writeGeoTiff(join(dir, 'ros_ch_h.tif'), grid, wkt, ros, 'Float32', OUTPUT_NODATA),
     writeGeoTiff(join(dir, 'flame_length_ft.tif'), grid, wkt, fire.flameLengthFt, 'Float32', OUTPUT_NODATA),

@@ -102,6 +102,9 @@ export async function readLandscape(
   const slopePercent = new Float32Array(n)
   const aspectDeg = new Float32Array(n)
   const valid = FUEL_CODES[product]
+  // Codes already checked (a raster holds a few dozen codes in its 100,000s of cells).
+  const checked = new Set<number>()
+  let lastCode = NaN
   for (let i = 0; i < n; i++) {
     const code = fuelBand[i]!
     const s = slope![i]!
@@ -110,11 +113,14 @@ export async function readLandscape(
       missing[i] = 1
       continue
     }
-    if (!valid(code) || !findFuelModel(code))
+    if (
+      code !== lastCode &&
+      !(checked.has(code) || (valid(code) && findFuelModel(code) && checked.add(code)))
+    )
       throw new UsageError(
         `--fuel '${fuelPath}' holds ${code} at column ${i % fuel.width}, row ${Math.floor(i / fuel.width)}, which is not an ${product.toUpperCase()} code in config/fuel-models.yaml`,
       )
-    fuelModel[i] = code
+    fuelModel[i] = lastCode = code
     if (slopeUnits === 'degrees' && s >= 90)
       throw new UsageError(
         `--slope '${slopePath}' holds ${s}°, steeper than a slope can be in degrees (is it percent?)`,
@@ -123,8 +129,15 @@ export async function readLandscape(
     // LANDFIRE marks flat ground with aspect −1: any aspect will do where there is no slope.
     aspectDeg[i] = a < 0 ? 0 : a
   }
-  const scaled = (band: Float64Array | undefined, factor: number) =>
-    band && Float32Array.from(band, (v) => (Number.isNaN(v) || v < 0 ? 0 : v * factor))
+  const scaled = (band: Float64Array | undefined, factor: number) => {
+    if (!band) return undefined
+    const out = new Float32Array(band.length)
+    for (let i = 0; i < band.length; i++) {
+      const v = band[i]!
+      out[i] = v >= 0 ? v * factor : 0 // NaN (no data) and negative values: no canopy
+    }
+    return out
+  }
   const landscape: Landscape = {
     width: fuel.width,
     height: fuel.height,

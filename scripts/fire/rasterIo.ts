@@ -65,9 +65,10 @@ export async function readRaster(path: string, option: string): Promise<Raster> 
   for (let b = 0; b < raw.length; b++) {
     const band = raw[b] as ArrayLike<number>
     const data = new Float64Array(band.length)
+    const nd = noData ?? NaN
     for (let k = 0; k < data.length; k++) {
-      const v = Number(band[k])
-      data[k] = !Number.isFinite(v) || (noData !== null && v === noData) ? NaN : v
+      const v = band[k]!
+      data[k] = v === nd || v - v !== 0 ? NaN : v // v - v is NaN for ±Infinity and NaN
     }
     bands.push(data)
   }
