@@ -124,7 +124,11 @@ async function tile(app: FastifyInstance, [z, x, y]: readonly [number, number, n
 
 let a: Node
 let b: Node
+// Blocks of at most 20,000 features (default 200,000): the town is rendered in several blocks,
+// at z12 and above it, and their tiles must still be SQLite mode's.
+const blockFeaturesBefore = ARCHIVE_POLICY.blockFeatures
 beforeAll(async () => {
+  ARCHIVE_POLICY.blockFeatures = 20_000
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-shared-archive-'))
   pg = await testPg()
   const features = homes()
@@ -146,6 +150,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
+  ARCHIVE_POLICY.blockFeatures = blockFeaturesBefore
   for (const n of nodes) {
     await n.app.close()
     await n.node.close()
@@ -212,6 +217,31 @@ describe('shared tile archives (PostgreSQL mode, two servers)', () => {
         }
       }
     }
+    // A z15 tile under the z14 probe that holds features (cut from the rows, past the archive).
+    let deep: [number, number, number] | null = null
+    for (const [dx, dy] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ] as const) {
+      const t: [number, number, number] = [15, 2 * probe[1]![1] + dx, 2 * probe[1]![2] + dy]
+      if (!deep && (await tile(a.app, t)).status === 200) deep = t
+    }
+    expect(deep).not.toBeNull()
+    await tile(b.app, deep!)
+    const cutsBefore = new Map([a, b].map((n) => [n, tileIndexesOf(n.store).cuts]))
+    const townAt = async (n: Node, t: readonly [number, number, number]) => {
+      const got = await tile(n.app, t)
+      expect(got.status).toBe(200)
+      return String(
+        new VectorTile(new Pbf(zlib.gunzipSync(got.body))).layers.homes?.feature(0).properties.town,
+      )
+    }
+    // z15+ show the version z0–14 show: until the switch the old rows' (cut from the serving set's
+    // z14 tile), from the switch the new ones' — never the new rows beside the old set.
+    const deepSeen: { before: number | null; after: number | null; town: string; committed: boolean }[] = []
+    let committed = false
     const tagOf = (etag: string) => etag.slice(1, 12)
     const before = tagOf((await tile(a.app, probe[0]!)).etag)
     const seen = new Map<Node, string[]>([
@@ -232,9 +262,17 @@ describe('shared tile archives (PostgreSQL mode, two servers)', () => {
             expect(got.etag.startsWith('"a'), 'an archived tile, never one cut').toBe(true)
             seen.get(n)!.push(tagOf(got.etag))
           }
+        for (const n of [a, b]) {
+          const shared = tileIndexesOf(n.store).shared
+          const was = committed
+          const before = (await shared?.version('homes_mvt')) ?? null
+          const town = await townAt(n, deep!)
+          deepSeen.push({ before, after: (await shared?.version('homes_mvt')) ?? null, town, committed: was })
+        }
       }
     })()
     await imported
+    committed = true
     await writer.close()
     await until(
       'both servers on the new archive',
@@ -258,11 +296,19 @@ describe('shared tile archives (PostgreSQL mode, two servers)', () => {
       const got = await tile(n.app, probe[1]!)
       const layer = new VectorTile(new Pbf(zlib.gunzipSync(got.body))).layers.homes
       expect(layer?.feature(0).properties.town).toMatch(/^n[0-4]$/)
-      expect(tileIndexesOf(n.store).cuts).toBeLessThanOrEqual(1)
+      // At most the z15 probe, cut from the new rows after the switch (before: from the set).
+      expect(tileIndexesOf(n.store).cuts - cutsBefore.get(n)!).toBeLessThanOrEqual(1)
       expect(tileIndexesOf(n.store).builds).toBe(0)
     }
     expect(tileIndexesOf(a.store).shared?.rendered.map((r) => r.version)).toEqual([1, 2])
     expect(tileIndexesOf(b.store).shared?.rendered).toEqual([])
+    for (const p of deepSeen) {
+      if (p.after === 1) expect(p.town, 'z15 while the old set serves').toMatch(/^t[0-4]$/)
+      if (p.before === 2) expect(p.town, 'z15 after the switch').toMatch(/^n[0-4]$/)
+    }
+    // The window was seen: after the import's commit, z15 asked while the old set still served.
+    expect(deepSeen.some((p) => p.committed && p.after === 1)).toBe(true)
+    for (const n of [a, b]) expect(await townAt(n, deep!)).toMatch(/^n[0-4]$/)
   }, 180_000)
 
   it("exports each store's archive as PMTiles: read back tile by tile (pmtiles package, and Emberline's pmtiles source) equal to the server's tiles", async () => {

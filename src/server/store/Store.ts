@@ -77,8 +77,8 @@ export interface Store {
    * `count` is then the rows in the box).
    */
   tileRows(id: string, box?: readonly [number, number, number, number]): Awaitable<TileRows>
-  /** True when some feature's stored bbox meets `box` (lon/lat). */
-  anyInBox(id: string, box: readonly [number, number, number, number]): Awaitable<boolean>
+  /** How many features' stored bboxes meet `box` (lon/lat), counted up to `max` (at most max). */
+  countInBox(id: string, box: readonly [number, number, number, number], max: number): Awaitable<number>
   /**
    * A file a worker thread can open read-only to build tile indexes, exports and feed imports
    * off the event loop. null when there is none (an in-memory SQLite store, PostgreSQL): every

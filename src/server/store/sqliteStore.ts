@@ -217,14 +217,16 @@ export class SqliteStore implements AppStore {
     return tileRows(this.db, mustDataset(this.catalog, id), box)
   }
 
-  anyInBox(id: string, box: readonly [number, number, number, number]): boolean {
+  countInBox(id: string, box: readonly [number, number, number, number], max: number): number {
     const { features } = tableNames(mustDataset(this.catalog, id).id)
-    return (
+    return Number(
       this.db
         .prepare(
-          `SELECT 1 FROM ${features} WHERE maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ? LIMIT 1`,
+          `SELECT count(*) FROM (SELECT 1 FROM ${features}
+             WHERE maxx >= ? AND minx <= ? AND maxy >= ? AND miny <= ? LIMIT ?)`,
         )
-        .get(box[0], box[2], box[1], box[3]) !== undefined
+        .pluck()
+        .get(box[0], box[2], box[1], box[3], Math.max(0, Math.floor(max))),
     )
   }
 

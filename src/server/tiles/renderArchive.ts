@@ -83,18 +83,30 @@ export async function renderArchive(
 export type RenderInput = ReadyTileData | BlockReader
 
 /**
- * A render by blocks: every tile at `blockZoom` and its subtree are rendered from the tile data
- * of the features whose box meets the block (with a margin), built when the walk reaches the block
- * and let go after it; tiles above `blockZoom` are aggregated (per-cell counts from the store, no
+ * A render by blocks: every tile at `blockZoom` (or above it, when its box holds at most `budget`
+ * features) and its subtree are rendered from the tile data of the features whose box meets the
+ * block (with a margin), built when the walk reaches the block and let go after it; memory is one
+ * block's, bounded by the budget or by the densest tile of `blockZoom`. Tiles above the blocks are aggregated (per-cell counts from the store, no
  * feature data) or above the source's minzoom (only "does any feature meet it", asked the store).
  */
 export interface BlockReader {
+  /** The deepest zoom of a block: every tile there starts one if no ancestor did. */
   blockZoom: number
+  /**
+   * Features a block may hold: a tile up to `BLOCK_LOOKUP_ZOOMS` above `blockZoom` whose box holds
+   * at most this many becomes one block (sparse areas: one read instead of up to 64).
+   */
+  budget: number
   /** The tile data of the features meeting the block's box (null: the data moved on; stop). */
   block(z: number, x: number, y: number): Promise<ReadyTileData | null>
+  /** Features meeting the block's box of tile z/x/y, counted up to `max`. */
+  count(z: number, x: number, y: number, max: number): Promise<number>
   /** True when any feature's box meets the tile with its buffer. */
   any(z: number, x: number, y: number): Promise<boolean>
 }
+
+/** Zooms above `blockZoom` where a sparse tile may become one block (counted first). */
+const BLOCK_LOOKUP_ZOOMS = 3
 
 /**
  * The zoom a source's render can go by blocks from (`BlockReader`): the first zoom whose tiles
@@ -125,10 +137,13 @@ export function storeBlocks(
   source: VectorSourceDef,
   version: number,
   blockZoom: number,
+  budget: number,
   build: (rows: TileRows) => Promise<ReadyTileData>,
 ): BlockReader {
   return {
     blockZoom,
+    budget,
+    count: async (z, x, y, max) => store.countInBox(source.dataset, tileBounds(z, x, y, BLOCK_MARGIN), max),
     block: async (z, x, y) => {
       const rows = await store.tileRows(source.dataset, tileBounds(z, x, y, BLOCK_MARGIN))
       if (rows.version !== version) return null
@@ -136,7 +151,8 @@ export function storeBlocks(
       const list = Array.isArray(rows.rows) ? (rows.rows as unknown[][]) : Array.from(rows.rows)
       return build({ ...rows, count: list.length, rows: list })
     },
-    any: async (z, x, y) => store.anyInBox(source.dataset, tileBounds(z, x, y, BUFFER / EXTENT)),
+    any: async (z, x, y) =>
+      (await store.countInBox(source.dataset, tileBounds(z, x, y, BUFFER / EXTENT), 1)) > 0,
   }
 }
 
@@ -171,7 +187,13 @@ export async function renderArchiveTiles(
     const stack: [number, number, number][] = [root]
     for (let next = stack.pop(); next; next = stack.pop()) {
       const [z, x, y] = next
-      if (!ready && isBlocks(input) && z >= input.blockZoom) {
+      if (
+        !ready &&
+        isBlocks(input) &&
+        (z >= input.blockZoom ||
+          (z >= input.blockZoom - BLOCK_LOOKUP_ZOOMS &&
+            (await input.count(z, x, y, input.budget + 1)) <= input.budget))
+      ) {
         const block = await input.block(z, x, y)
         if (!block) throw new RenderDataMoved(`${source.dataset}: data replaced during the render`)
         await walk(next, block)

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { DatasetDef, VectorSourceDef } from '../store/catalog'
 import type { Store } from '../store/Store'
@@ -17,6 +18,7 @@ import { MODES, type ArchiveStamp } from './tileArchiveFile'
 import { archiveTag, cutTileTag, servedTile, type ServedTile } from './tileArchives'
 import type { ReadyTileData } from './readyTileData'
 import { LocalArchiveCopy } from './localArchiveCopy'
+import { overzoomTile, unzipped } from './overzoomTile'
 import { buildTileDataYielding, spatialIndex, type TileData } from './tileData'
 import { ARCHIVE_POLICY, archiveZooms } from './tilePolicy'
 
@@ -103,6 +105,8 @@ export class SharedArchives {
   private readonly renders = new Map<string, Promise<void>>()
   /** Whether this server renders (the cluster's leader); set by `renderWhen`. */
   private leads: () => boolean = () => false
+  /** Tiles cut from a set's last zoom while a newer version renders (tests). */
+  overzoomed = 0
   /** Tiles read from the database since start (tests, benchmark). */
   reads = 0
   /** Tiles answered from a shared archive since start. */
@@ -219,6 +223,42 @@ export class SharedArchives {
     const read = this.read(s, key, z, x, y).finally(() => this.pending.delete(key))
     this.pending.set(key, read)
     return read
+  }
+
+  /**
+   * While a newer version than the set serving is stored (its set renders): a tile deeper than the
+   * set's zooms cut from the set's tile at its last zoom (`overzoomTile`), so every zoom of the
+   * source shows the set's version until the switch — never the new rows' z15+ beside the old
+   * set's z0–14. Undefined when no transition is under way (deeper tiles are cut from the rows).
+   */
+  async overzoom(
+    source: VectorSourceDef,
+    z: number,
+    x: number,
+    y: number,
+    storedVersion: number,
+  ): Promise<ServedTile | undefined> {
+    const s = this.served.get(source.id) ?? (this.served.has(source.id) ? null : await this.load(source))
+    if (!s || !s.usable || z <= s.set.maxZoom || s.set.version >= storedVersion) return undefined
+    const key = `${SHARED_KEY}${source.id}@${s.set.version}o/${z}/${x}/${y}`
+    const hit = this.lru.get(key)
+    if (hit) return hit
+    const from = s.set.maxZoom
+    const d = z - from
+    const parent = await this.get(source, from, x >> d, y >> d)
+    if (!parent) return undefined
+    this.overzoomed += 1
+    const cut = parent.gz ? overzoomTile(unzipped(parent.gz), source.dataset, from, z, x, y) : null
+    const tag = cutTileTag(key.slice(SHARED_KEY.length))
+    let tile: ServedTile
+    if (!cut) tile = { gz: null, raw: null, etag: `"${tag}"`, features: 0, mode: parent.mode }
+    else {
+      const raw = Buffer.from(cut.pbf.buffer, cut.pbf.byteOffset, cut.pbf.byteLength)
+      const gz = zlib.gzipSync(raw, { level: 1 })
+      tile = { gz, raw, etag: `"${tag}-${gz.length}"`, features: cut.features, mode: parent.mode }
+    }
+    this.lru.set(key, tile)
+    return tile
   }
 
   private async read(s: Served, key: string, z: number, x: number, y: number): Promise<ServedTile> {
@@ -343,10 +383,17 @@ export class SharedArchives {
           const blockZoom = blockZoomOf(this.store, source, info.count)
           let input: RenderInput
           if (blockZoom !== null && this.options.renderByBlocks !== false)
-            input = storeBlocks(this.store, source, info.version, blockZoom, (rows) => {
-              this.blocksRead += 1
-              return tileData.block(rows)
-            })
+            input = storeBlocks(
+              this.store,
+              source,
+              info.version,
+              blockZoom,
+              ARCHIVE_POLICY.blockFeatures,
+              (rows) => {
+                this.blocksRead += 1
+                return tileData.block(rows)
+              },
+            )
           else {
             ready ??= await tileData.whole()
             if (ready.data.version !== info.version) return

@@ -67,6 +67,10 @@ export class TileCache {
     if (shared && shared.handles(source.dataset, info.count)) {
       const tile = await shared.get(source, z, x, y)
       if (tile) return tile
+      // The new version's set still renders: deeper zooms from the serving set's last zoom too,
+      // so the source shows one version at every zoom until the switch.
+      const over = await shared.overzoom(source, z, x, y, version)
+      if (over) return over
     }
     const archived = this.indexes.archives.get(source.id, version, this.contentKey(source, info), z, x, y)
     if (archived) return archived

@@ -54,6 +54,11 @@ export function tilePolicy(source: VectorSourceDef, dataset: DatasetDef, feature
 export const ARCHIVE_POLICY = {
   maxZoom: 14,
   inMemoryMaxFeatures: 100_000,
+  /**
+   * PostgreSQL mode's render by blocks (docs/adr/0003, "Memory"): a tile above the block zoom
+   * whose box holds at most this many features is read as one block (~650 B of memory each).
+   */
+  blockFeatures: 200_000,
 }
 
 /** The zooms a source's archive holds. */

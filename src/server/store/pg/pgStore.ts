@@ -289,14 +289,14 @@ export class PgStore implements AppStore {
     }
   }
 
-  async anyInBox(id: string, box: readonly [number, number, number, number]): Promise<boolean> {
+  async countInBox(id: string, box: readonly [number, number, number, number], max: number): Promise<number> {
     const { features } = tableNames(mustDataset(this.catalog, id).id)
     const rows = await this.db.rows(
-      `SELECT 1 FROM ${features} WHERE geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326)
-         AND maxx >= $1 AND minx <= $3 AND maxy >= $2 AND miny <= $4 LIMIT 1`,
-      [box[0], box[1], box[2], box[3]],
+      `SELECT count(*) FROM (SELECT 1 FROM ${features} WHERE geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326)
+         AND maxx >= $1 AND minx <= $3 AND maxy >= $2 AND miny <= $4 LIMIT $5) hits`,
+      [box[0], box[1], box[2], box[3], Math.max(0, Math.floor(max))],
     )
-    return rows.length > 0
+    return Number(rows[0]?.[0] ?? 0)
   }
 
   /** Builds the records indexes of every dataset (tile data: src/server/tiles/tileIndexes.ts). */
