@@ -6,6 +6,7 @@ import type { Catalog, DatasetDef, VectorSourceDef } from '../../src/server/stor
 import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
 import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
 import { serverSettings } from '../../src/server/appSettings'
+import { LocalArchiveCopy } from '../../src/server/tiles/localArchiveCopy'
 import { SharedArchives, storeRenderData } from '../../src/server/tiles/sharedArchives'
 import { TileCache } from '../../src/server/tiles/tileCache'
 import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
@@ -185,6 +186,22 @@ describe('local copy of a shared archive set', () => {
     expect(afterFlip.shared.copied.map((c) => c.version)).toEqual([2])
     expect(fs.readFileSync(file).equals(bytes)).toBe(true)
     await same(afterFlip.shared)
+  }, 30_000)
+
+  it('a copy dropped while reads are under way answers them all, then is gone', async () => {
+    const { store } = await server()
+    const set = (await store.tileArchiveStorage.current('homes_mvt'))!
+    const own = path.join(dir, 'dropping')
+    const copy = (await LocalArchiveCopy.fill(store.tileArchiveStorage, set, own))!
+    const list = await keys(store, set.version)
+    const want = await Promise.all(list.map(([z, x, y]) => copy.tile(z, x, y)))
+    expect(want.filter((t) => t && t.gz.length > 0).length).toBeGreaterThan(50)
+    // Every read issued, then the copy dropped before any of them resolved.
+    const reads = list.map(([z, x, y]) => copy.tile(z, x, y))
+    const dropping = copy.drop()
+    expect(await Promise.all(reads)).toEqual(want)
+    await dropping
+    expect(fs.readdirSync(own)).toEqual([])
   }, 30_000)
 
   it('keeps archived tiles and tiles cut on request in one cache (one budget, tiles.cacheMaxMB)', async () => {

@@ -47,10 +47,18 @@ export class LocalArchiveCopy {
     return { gz, features: this.features[i] as number, mode: this.modes[i] as number }
   }
 
-  /** Closes the file and deletes it (the set was replaced). */
+  /** True once `drop` was called: no new read may start (the caller reads the database). */
+  dropped = false
+
+  /**
+   * Deletes the file and closes it (the set was replaced). Reads under way finish: each was
+   * issued to the handle in the turn `tile` was called in, `FileHandle.close` waits for pending
+   * operations, and unlinking a file leaves an open descriptor's data readable.
+   */
   async drop(): Promise<void> {
-    await this.handle.close().catch(() => undefined)
+    this.dropped = true
     await fs.promises.rm(this.file, { force: true })
+    await this.handle.close().catch(() => undefined)
   }
 
   /**

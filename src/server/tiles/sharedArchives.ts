@@ -263,7 +263,8 @@ export class SharedArchives {
 
   private async read(s: Served, key: string, z: number, x: number, y: number): Promise<ServedTile> {
     let t: SharedArchiveTile | null
-    if (s.local) {
+    // A dropped copy (its set replaced 30 s ago) starts no read: the database answers.
+    if (s.local && !s.local.dropped) {
       this.localReads += 1
       const l = await s.local.tile(z, x, y)
       t = l ? { z, x, y, ...l } : null
