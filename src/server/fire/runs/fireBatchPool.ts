@@ -49,7 +49,14 @@ export class FireBatchPool {
    */
   async warm(): Promise<void> {
     while (this.slots.length < this.size) this.spawn()
-    await Promise.all(this.slots.map((s) => s.started))
+    // Held while loading (an unref'd thread alone would not keep the process up to answer).
+    await Promise.all(
+      this.slots.map(async (s) => {
+        s.worker.ref()
+        await s.started
+        if (!s.busy) s.worker.unref()
+      }),
+    )
   }
 
   private spawn(): Slot {
