@@ -313,6 +313,22 @@ if (parts.has('spread')) {
     ...WEATHER,
     windSpeedMph: 25,
   })
+  await benchSpread(
+    'uniform GR7 grass, 45 mph, 1-h 3 % (a fire across much of the window)',
+    uniform(107),
+    side,
+    {
+      ...WEATHER,
+      moisture: {
+        oneHourPercent: 3,
+        tenHourPercent: 4,
+        hundredHourPercent: 5,
+        liveHerbPercent: 30,
+        liveWoodyPercent: 60,
+      },
+      windSpeedMph: 45,
+    },
+  )
 }
 if (table.length > 0) {
   console.log(`\n| what | wall (load ${loadBefore} → ${load()}) | CPU | target |\n|---|---:|---:|---:|`)
