@@ -98,6 +98,26 @@ describe('SQLite and PostgreSQL answer alike', () => {
     }
   })
 
+  it('tileRows by box and countInBox (the render by blocks): the same rows and counts', async () => {
+    const norm = (rows: Iterable<unknown[]>) =>
+      [...rows].map((r) => r.map((v) => (v instanceof Uint8Array ? Buffer.from(v) : v)))
+    for (const id of ['bldg', 'wires', 'sites'])
+      for (const box of [
+        [-106.1, 35.5, -105.9, 35.7],
+        [-106.0, 35.6, -106.0, 35.6],
+        [10, 10, 11, 11],
+      ] as const) {
+        const [a, b] = await ask((s) => s.tileRows(id, box))
+        const rows = norm(a.rows)
+        expect(norm(b.rows)).toEqual(rows)
+        expect([a.count, b.count]).toEqual([rows.length, rows.length])
+        const [ca, cb] = await ask((s) => s.countInBox(id, box, 1_000_000))
+        expect([ca, cb]).toEqual([rows.length, rows.length])
+        const [la, lb] = await ask((s) => s.countInBox(id, box, 3))
+        expect([la, lb]).toEqual([Math.min(3, rows.length), Math.min(3, rows.length)])
+      }
+  })
+
   it('tiles cut by the tile engine from either store decode to the same features', async () => {
     const plans: [number, SlicePlan][] = [
       [10, { thin: false, minSize: 0, limit: 50_000, tolerance: 1 }],
