@@ -1,16 +1,19 @@
 // npx tsx scripts/bench-render-memory.ts --database-url URL [--dataset buildings] [--render blocks|whole]
+//                                        [--block-features N]
 // The memory of the leader's render of a shared tile archive (PostgreSQL mode, docs/adr/0003
 // "Memory"): re-renders the current version's set of every source of the dataset in this process,
 // as the leader does (in slices between turns of the event loop, tiles written in batches), and
 // prints the process's peak RSS (VmHWM, and sampled every 100 ms), the render's wall and CPU time,
 // the blocks read and the load average. `--render whole` renders from the whole dataset's tile
-// data (the render before blocks) for comparison. The set is rewritten with the same tiles.
+// data (the render before blocks) for comparison; `--block-features` sets the blocks' budget
+// (ARCHIVE_POLICY.blockFeatures). The set is rewritten with the same tiles.
 import fs from 'node:fs'
 import os from 'node:os'
 import { defaultCatalog } from '../src/server/store/catalog'
 import { openPgStore } from '../src/server/store/pg/pgStore'
 import { serverSettings } from '../src/server/appSettings'
 import { SharedArchives, storeRenderData } from '../src/server/tiles/sharedArchives'
+import { ARCHIVE_POLICY } from '../src/server/tiles/tilePolicy'
 
 const argv = process.argv.slice(2)
 const arg = (k: string, d: string): string => {
@@ -22,6 +25,7 @@ if (!url) throw new Error('--database-url (or DATABASE_URL) is required')
 const datasetId = arg('dataset', 'buildings')
 const mode = arg('render', 'blocks')
 if (mode !== 'blocks' && mode !== 'whole') throw new Error('--render is blocks or whole')
+ARCHIVE_POLICY.blockFeatures = Number(arg('block-features', String(ARCHIVE_POLICY.blockFeatures)))
 
 const rssMiB = (field: 'VmRSS' | 'VmHWM'): number =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) /
@@ -61,7 +65,9 @@ const cpu = process.cpuUsage(cpu0)
 clearInterval(sampler)
 peak = Math.max(peak, rssMiB('VmRSS'))
 const load = os.loadavg().map((l) => l.toFixed(1))
-console.log(`dataset ${datasetId}: ${info.count} features, version ${info.version}; render by ${mode}`)
+console.log(
+  `dataset ${datasetId}: ${info.count} features, version ${info.version}; render by ${mode}${mode === 'blocks' ? ` (block budget ${ARCHIVE_POLICY.blockFeatures} features)` : ''}`,
+)
 for (const r of shared.rendered)
   console.log(
     `rendered ${r.source}@${r.version} in this process (the leader's place): ${r.tiles} tiles, ${(r.bytes / 1048576).toFixed(1)} MiB in ${(r.ms / 1000).toFixed(1)} s`,
