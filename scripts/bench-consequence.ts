@@ -160,7 +160,8 @@ const write = process.stdout.write.bind(process.stdout)
 process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
   typeof chunk === 'string' && chunk.startsWith('[outbox]') ? true : write(chunk, ...rest)) as typeof write
 
-const MEMBERS = 40
+// A sign-in a second at most: 100 members allow 1,000 codes an hour (10 each), an hour of sign-ins.
+const MEMBERS = 100
 const PASSWORD = 'Bench-consequence-Passw0rd!'
 
 async function main(): Promise<void> {
@@ -217,7 +218,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ dataDir, demo: true, store, verifier })
   await app.ready()
 
-  // Probes: one tile and one /api/health every 100 ms, and a member signing in every 250 ms.
+  // Probes: one tile and one /api/health every 100 ms, and a member signing in every second.
   const [cx, cy] = appConfig.map.demo.center as [number, number]
   const [x, y] = tileOf(cx, cy, 12)
   const tile = async (dx: number) => {
@@ -284,7 +285,7 @@ async function main(): Promise<void> {
     signInMs: number[]
     signInFailed: number
   }
-  /** Probes until `stop()`: tiles and health every 100 ms, sign-ins every 250 ms. */
+  /** Probes until `stop()`: tiles and health every 100 ms, a sign-in every second. */
   function probe(): { stop: () => Promise<Probed> } {
     const out: Probed = { tileMs: [], healthMs: [], signInMs: [], signInFailed: 0 }
     let on = true
@@ -304,7 +305,7 @@ async function main(): Promise<void> {
         const ms = await signIn()
         if (ms === null) out.signInFailed++
         else out.signInMs.push(ms)
-        await new Promise((r) => setTimeout(r, 250))
+        await new Promise((r) => setTimeout(r, 1000))
       }
     })()
     return {
@@ -322,10 +323,10 @@ async function main(): Promise<void> {
       `${label}: tiles ${fmt(p.tileMs)}; sign-in ${fmt(p.signInMs)}${p.signInFailed ? `, ${p.signInFailed} failed` : ''}; /api/health p99 ${pct(p.healthMs, 0.99).toFixed(1)} ms`,
     )
 
-  // Before any run: the same probes for 8 s on the idle server.
+  // Before any run: the same probes for 15 s on the idle server.
   {
     const p = probe()
-    await new Promise((r) => setTimeout(r, 8_000))
+    await new Promise((r) => setTimeout(r, 15_000))
     report('before the run', await p.stop())
   }
 
