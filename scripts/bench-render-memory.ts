@@ -56,7 +56,14 @@ shared.renderWhen(() => true)
 global.gc?.()
 const before = rssMiB('VmRSS')
 let peak = before
-const sampler = setInterval(() => (peak = Math.max(peak, rssMiB('VmRSS'))), 100)
+let atPeak = process.memoryUsage()
+const sampler = setInterval(() => {
+  const rss = rssMiB('VmRSS')
+  if (rss > peak) {
+    peak = rss
+    atPeak = process.memoryUsage()
+  }
+}, 100)
 const cpu0 = process.cpuUsage()
 const t0 = performance.now()
 await shared.render(datasetId, storeRenderData(store, dataset))
@@ -77,5 +84,9 @@ console.log(
 )
 console.log(
   `RSS before ${before.toFixed(0)} MiB, peak while rendering ${peak.toFixed(0)} MiB (sampled), VmHWM ${rssMiB('VmHWM').toFixed(0)} MiB; load average ${load.join(' / ')}`,
+)
+const mib = (b: number) => (b / 1048576).toFixed(0)
+console.log(
+  `at the peak: V8 heap used ${mib(atPeak.heapUsed)} of ${mib(atPeak.heapTotal)} MiB, external ${mib(atPeak.external)} MiB (array buffers ${mib(atPeak.arrayBuffers)} MiB)`,
 )
 await store.close()
