@@ -103,6 +103,8 @@ async function startServer(dataDir: string): Promise<{ url: string; child: Child
     PORT: String(port),
     SEED: 'off',
     LOG_LEVEL: 'warn',
+    // As `npm start` runs the server (scripts/start.sh): two malloc arenas.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   })
   let err = ''
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()))
