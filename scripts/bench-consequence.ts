@@ -36,6 +36,7 @@ import { windowSettings } from '../src/server/grids/gridCatalog'
 import { appConfig } from '../src/shared/config'
 import { identitySettings } from '../src/server/identity'
 import { createMember } from '../src/server/identity/memberAdmin'
+import { sdkInject, signInBySms } from '../tests/support/smsSignIn'
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -232,52 +233,13 @@ async function main(): Promise<void> {
   }
   // Warm: each probe tile once (the cold first build is not what a run costs).
   for (let dx = 0; dx < 5; dx++) await tile(dx)
-  const basic = `Basic ${Buffer.from(`${identitySettings.publicToken}:${identitySettings.publicToken}`).toString('base64')}`
-  const sdk = async (p: string, body: object) => {
-    const res = await app.inject({
-      method: 'POST',
-      url: `/sdk/v1${p}`,
-      headers: { authorization: basic, 'content-type': 'application/json' },
-      payload: JSON.stringify(body),
-    })
-    return { status: res.statusCode, data: (res.json() as { data?: Record<string, string> }).data ?? {} }
-  }
-  const outbox = path.join(dataDir, 'outbox', 'sms.jsonl')
+  const sdk = sdkInject(app)
   let signedIn = 0
   /** One sign-in (password → SMS code → session): its ms, or null when it failed. */
   async function signIn(): Promise<number | null> {
     const email = emails[signedIn++ % MEMBERS]!
-    const t0 = performance.now()
-    const org = identitySettings.organizationId
-    const login = await sdk('/b2b/passwords/authenticate', {
-      organization_id: org,
-      email_address: email,
-      password: PASSWORD,
-    })
-    const ist = login.data.intermediate_session_token ?? ''
-    const member = login.data.member_id ?? ''
-    const sent = await sdk('/b2b/otps/sms/send', {
-      organization_id: org,
-      member_id: member,
-      intermediate_session_token: ist,
-    })
-    const code = fs.existsSync(outbox)
-      ? fs
-          .readFileSync(outbox, 'utf8')
-          .trim()
-          .split('\n')
-          .reverse()
-          .map((l) => JSON.parse(l) as { memberId: string; code: string })
-          .find((m) => m.memberId === member)?.code
-      : undefined
-    const done = await sdk('/b2b/otps/sms/authenticate', {
-      organization_id: org,
-      member_id: member,
-      intermediate_session_token: ist,
-      code: code ?? '',
-    })
-    const ok = login.status === 200 && sent.status === 200 && done.status === 200
-    return ok ? performance.now() - t0 : null
+    const r = await signInBySms(sdk, { email, password: PASSWORD, dataDir })
+    return r.failure ? null : r.ms
   }
   interface Probed {
     tileMs: number[]

@@ -17,6 +17,7 @@ import { openAccountsDb } from '../src/server/store/accountsDb'
 import { createIdentityStore } from '../src/server/store/identityStore'
 import { benchIngestGrid } from './bench/ingestGrid'
 import { rssMiB } from './bench/childServer'
+import { sdkFetch, signInBySms } from '../tests/support/smsSignIn'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: number) => {
@@ -189,50 +190,11 @@ async function main(): Promise<void> {
   }
   accounts.close()
   const { url, child } = await startServer(dataDir)
-  const basic = `Basic ${Buffer.from(`${s.publicToken}:${s.publicToken}`).toString('base64')}`
-  const sdk = async (p: string, body: object) => {
-    const res = await fetch(`${url}/sdk/v1${p}`, {
-      method: 'POST',
-      headers: { authorization: basic, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    return { status: res.status, data: ((await res.json()) as { data?: Record<string, string> }).data ?? {} }
-  }
-  const outbox = path.join(dataDir, 'outbox', 'sms.jsonl')
+  const sdk = sdkFetch(url)
+  /** One member's sign-in (password → SMS code → session): its time, session, and failed step. */
   async function signIn(email: string): Promise<{ ms: number; token: string | null; failure?: string }> {
-    const t0 = performance.now()
-    const org = s.organizationId
-    const login = await sdk('/b2b/passwords/authenticate', {
-      organization_id: org,
-      email_address: email,
-      password: PASSWORD,
-    })
-    const ist = login.data.intermediate_session_token ?? ''
-    const member = login.data.member_id ?? ''
-    const sent = await sdk('/b2b/otps/sms/send', {
-      organization_id: org,
-      member_id: member,
-      intermediate_session_token: ist,
-    })
-    const code = fs
-      .readFileSync(outbox, 'utf8')
-      .trim()
-      .split('\n')
-      .reverse()
-      .map((l) => JSON.parse(l) as { memberId: string; code: string })
-      .find((m) => m.memberId === member)?.code
-    const done = await sdk('/b2b/otps/sms/authenticate', {
-      organization_id: org,
-      member_id: member,
-      intermediate_session_token: ist,
-      code: code ?? '',
-    })
-    const failed = [login, sent, done].find((r) => r.status !== 200)
-    return {
-      ms: performance.now() - t0,
-      token: done.status === 200 ? (done.data.session_token ?? null) : null,
-      ...(failed ? { failure: `HTTP ${failed.status}` } : {}),
-    }
+    const r = await signInBySms(sdk, { email, password: PASSWORD, dataDir })
+    return { ms: r.ms, token: r.failure ? null : r.token, ...(r.failure ? { failure: r.failure } : {}) }
   }
   const importer = await signIn(emails[0] as string)
   if (!importer.token) throw new Error('the importer could not sign in')

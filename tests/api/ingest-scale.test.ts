@@ -4,8 +4,8 @@ import http from 'node:http'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { identitySettings } from '../../src/server/identity'
 import { freePort } from '../e2e/support/startServer'
+import { sdkFetch, signInBySms } from '../support/smsSignIn'
 import { tempDir } from './testApp'
 
 // Issue #32's scale test: a 200 MB newline-delimited GeoJSON body, generated while it is sent
@@ -15,7 +15,6 @@ import { tempDir } from './testApp'
 // routes (password → SMS code → session), each answered while the job is still running. The job
 // then succeeds with every feature. SQLite store only: the child server and its store are the
 // test's own, so the PostgreSQL project (api-pg) would only run it a second time.
-const s = identitySettings
 const admin = { email: 'admin@emberline.test', password: 'Ember-line-Test-Passw0rd!', phone: '+15055550142' }
 const root = path.resolve(import.meta.dirname, '../..')
 const DATASET = 'inspection_notes'
@@ -177,46 +176,8 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 }, 30_000)
 
-async function sdk(p: string, body: object): Promise<{ status: number; data: Record<string, string> }> {
-  const res = await fetch(`${url}/sdk/v1${p}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${s.publicToken}:${s.publicToken}`).toString('base64')}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  })
-  return { status: res.status, data: ((await res.json()) as { data?: Record<string, string> }).data ?? {} }
-}
-
 /** Password, SMS code (from the outbox), session: each step's status and the session token. */
-async function signIn(): Promise<{ statuses: number[]; token: string }> {
-  const org = s.organizationId
-  const login = await sdk('/b2b/passwords/authenticate', {
-    organization_id: org,
-    email_address: admin.email,
-    password: admin.password,
-  })
-  const ist = login.data.intermediate_session_token ?? ''
-  const member = login.data.member_id ?? ''
-  const send = await sdk('/b2b/otps/sms/send', {
-    organization_id: org,
-    member_id: member,
-    intermediate_session_token: ist,
-  })
-  const lines = fs
-    .readFileSync(path.join(dataDir, 'outbox', 'sms.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-  const code = (JSON.parse(lines.at(-1) ?? '{}') as { code: string }).code
-  const done = await sdk('/b2b/otps/sms/authenticate', {
-    organization_id: org,
-    member_id: member,
-    intermediate_session_token: ist,
-    code,
-  })
-  return { statuses: [login.status, send.status, done.status], token: done.data.session_token ?? '' }
-}
+const signIn = () => signInBySms(sdkFetch(url), { ...admin, dataDir })
 
 type Job = {
   status: string
