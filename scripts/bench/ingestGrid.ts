@@ -19,6 +19,7 @@ import {
   type ImportGridSummary,
 } from '../../src/server/grids/importGridFile'
 import { openGridStorage } from '../../src/server/store/openStoreFile'
+import { ndfdGribArgs } from '../../tests/support/ndfdGrib'
 
 const run = promisify(execFile)
 
@@ -86,23 +87,11 @@ export async function benchIngestGrid(
     )
     const grib = path.join(dir, 'conus.grib2')
     await run('gdal_translate', [
-      '-q',
-      '-of',
-      'GRIB',
-      '-co',
-      'IDS=CENTER=8(US-NWSTG) SUBCENTER=0 MASTER_TABLE=2 SIGNF_REF_TIME=1(Start_of_Forecast) REF_TIME=2026-11-27T12:00:00Z PROD_STATUS=0(Operational) TYPE=1(Forecast)',
-      '-co',
-      'DISCIPLINE=0',
-      '-co',
-      'PDS_PDTN=0',
-      '-co',
-      'PDS_TEMPLATE_ASSEMBLED_VALUES=2 1 2 0 0 0 0 1 1 103 0 10 255 0 0',
-      '-co',
-      'DECIMAL_SCALE_FACTOR=1',
-      '-co',
-      'DATA_ENCODING=COMPLEX_PACKING',
-      '-co',
-      'SPATIAL_DIFFERENCING_ORDER=2',
+      ...ndfdGribArgs('2 1', '103 0 10', [
+        'DECIMAL_SCALE_FACTOR=1',
+        'DATA_ENCODING=COMPLEX_PACKING',
+        'SPATIAL_DIFFERENCING_ORDER=2',
+      ]),
       path.join(dir, 'field.vrt'),
       grib,
     ])

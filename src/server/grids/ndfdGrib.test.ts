@@ -16,6 +16,7 @@ import { openGridStorage } from '../store/openStoreFile'
 import type { GridStorage } from '../store/AppStore'
 import { importGridFile } from './importGridFile'
 import { WIND_U_GRID, WIND_V_GRID } from './windGrid'
+import { ndfdGribArgs } from '../../../tests/support/ndfdGrib'
 
 const run = promisify(execFile)
 
@@ -48,23 +49,7 @@ async function ndfdFile(name: string): Promise<string> {
       src,
     ]),
   )
-  await run('gdal_translate', [
-    '-q',
-    '-of',
-    'GRIB',
-    '-co',
-    'IDS=CENTER=8(US-NWSTG) SUBCENTER=0 MASTER_TABLE=2 SIGNF_REF_TIME=1(Start_of_Forecast) REF_TIME=2026-11-27T12:00:00Z PROD_STATUS=0(Operational) TYPE=1(Forecast)',
-    '-co',
-    'DISCIPLINE=0',
-    '-co',
-    'PDS_PDTN=0',
-    '-co',
-    `PDS_TEMPLATE_ASSEMBLED_VALUES=${param} 2 0 0 0 0 1 1 ${level} 255 0 0`,
-    '-co',
-    'DATA_ENCODING=IEEE_FLOATING_POINT',
-    src,
-    out,
-  ])
+  await run('gdal_translate', [...ndfdGribArgs(param, level), src, out])
   return out
 }
 
