@@ -73,7 +73,8 @@ describe('AdvisoryLeader', () => {
     // Kill a's session as a crashed server's would end: PostgreSQL releases its lock.
     await t.db.query(
       `SELECT pg_terminate_backend(pid) FROM pg_locks
-        WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND granted`,
+        WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       [ADVISORY_LOCK_SPACE, key],
     )
     await until(() => b.isLeader)
