@@ -3,14 +3,8 @@ import { crownFire } from './crownFire'
 import { fireBehaviourGrid } from './fireBehaviourGrid'
 import { findFuelModel } from './fuelModels'
 import { surfaceFire } from './surfaceFire'
+import { GS4_LOW_MOISTURE as moisture } from './testing'
 
-const moisture = {
-  oneHourPercent: 6,
-  tenHourPercent: 7,
-  hundredHourPercent: 8,
-  liveHerbPercent: 60,
-  liveWoodyPercent: 90,
-}
 const canopy = { coverPercent: 50, heightFt: 60 }
 const canopyFuel = {
   canopyHeightFt: 60,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { allFuelModels } from './fuelModels'
 import { emptyCellSurfaceFire, fuelKernel, surfaceAtCell } from './fuelKernel'
 import { surfaceFire } from './surfaceFire'
+import { GS4_LOW_MOISTURE } from './testing'
 
 const close = (a: number, b: number) =>
   expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b)))
@@ -54,18 +55,11 @@ describe('fuelKernel + surfaceAtCell', () => {
 
   it('a 20-ft wind through the unsheltered factor equals surfaceFire() with a 20-ft wind', () => {
     const fuelModel = allFuelModels.find((m) => m.code === 'GS4')!
-    const moisture = {
-      oneHourPercent: 6,
-      tenHourPercent: 7,
-      hundredHourPercent: 8,
-      liveHerbPercent: 60,
-      liveWoodyPercent: 90,
-    }
-    const k = fuelKernel(fuelModel, moisture)
+    const k = fuelKernel(fuelModel, GS4_LOW_MOISTURE)
     const c = surfaceAtCell(k, 5 * k.unshelteredWaf, 45, 30, 95, emptyCellSurfaceFire())
     const ref = surfaceFire({
       fuelModel,
-      moisture,
+      moisture: GS4_LOW_MOISTURE,
       windSpeedMph: 5,
       windHeight: '20ft',
       windFromDeg: 45,

@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { fireBehaviourGrid, type FireWeather, type Landscape } from '../fireBehaviourGrid'
 import { cellBurns, spreadOverLandscape } from './landscapeSpread'
 import { minimumTravelTime } from './minimumTravelTime'
-
-const moisture = {
-  oneHourPercent: 6,
-  tenHourPercent: 7,
-  hundredHourPercent: 8,
-  liveHerbPercent: 60,
-  liveWoodyPercent: 90,
-}
+import { GS4_LOW_MOISTURE as moisture } from '../testing'
 
 /** A mixed landscape: patches of grass, shrub and timber (with canopy), non-burnable lines, terrain. */
 function mixed(width: number, height: number): Landscape {

@@ -2,18 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { findFuelModel } from '../fuelModels'
 import { surfaceFire } from '../surfaceFire'
 import { ellipseRates, minimumTravelTime, type CellEllipses } from './minimumTravelTime'
+import { GS4_LOW_MOISTURE as moisture } from '../testing'
 
 const M_PER_FT = 0.3048
 const CELL_M = 30
 const SIZE = 321
 const CENTRE = 160 * SIZE + 160
-const moisture = {
-  oneHourPercent: 6,
-  tenHourPercent: 7,
-  hundredHourPercent: 8,
-  liveHerbPercent: 60,
-  liveWoodyPercent: 90,
-}
 
 function uniformFire(windMph: number, windFromDeg: number) {
   const fuelModel = findFuelModel('GS2')!
