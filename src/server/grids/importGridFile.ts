@@ -33,7 +33,7 @@ import type { GridStorage } from '../store/AppStore'
 import { gridCatalog, windowHours, type GridCatalog } from './gridCatalog'
 import type { GridRaster } from './gridRaster'
 import { netcdfReferenceTime } from './netcdfRefTime'
-import { readEnvi } from './readEnvi'
+import { enviWarpArgs, readEnvi } from './readEnvi'
 import { WIND_U_GRID, WIND_V_GRID } from './windGrid'
 
 const run = promisify(execFile)
@@ -573,36 +573,7 @@ export async function importGridFile(
         )
       }
     }
-    await gdal('gdalwarp', [
-      '-q',
-      '-overwrite',
-      '-of',
-      'ENVI',
-      '-co',
-      'INTERLEAVE=BSQ',
-      '-ot',
-      'Float32',
-      '-t_srs',
-      'EPSG:4326',
-      '-r',
-      resampling === 'nearest' ? 'near' : 'bilinear',
-      // Float32 arithmetic and no destination no-data value: GDAL's fast warp kernels (no validity
-      // mask per output cell). Cells no valid source cell reaches keep the initial NaN = no data.
-      '-wt',
-      'Float32',
-      '-dstnodata',
-      'None',
-      '-wo',
-      'INIT_DEST=NaN',
-      '-multi',
-      '-wo',
-      'NUM_THREADS=ALL_CPUS',
-      '-wm',
-      '512',
-      ...target,
-      vrt,
-      out,
-    ])
+    await gdal('gdalwarp', enviWarpArgs(resampling === 'nearest' ? 'near' : 'bilinear', target, vrt, out))
     phase('warp')
     const rasters: GridRaster[] = readEnvi(
       await readFile(path.join(work, 'grid.hdr'), 'utf8'),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readEnvi } from './readEnvi'
+import { enviWarpArgs, readEnvi } from './readEnvi'
 
 const run = promisify(execFile)
 const dir = mkdtempSync(path.join(tmpdir(), 'emberline-envi-'))
@@ -22,27 +22,7 @@ async function warped(extra: string[] = []): Promise<{ header: string; bytes: Bu
     `<VRTDataset rasterXSize="3" rasterYSize="2"><SRS>EPSG:4326</SRS><GeoTransform>-107, 0.5, 0, 35, 0, -0.5</GeoTransform>${band(1)}${band(2)}</VRTDataset>`,
   )
   const out = path.join(dir, 'out.bil')
-  await run('gdalwarp', [
-    '-q',
-    '-overwrite',
-    '-of',
-    'ENVI',
-    '-co',
-    'INTERLEAVE=BSQ',
-    '-ot',
-    'Float32',
-    '-t_srs',
-    'EPSG:4326',
-    '-r',
-    'near',
-    '-dstnodata',
-    'None',
-    '-wo',
-    'INIT_DEST=NaN',
-    ...extra,
-    path.join(dir, 'in.vrt'),
-    out,
-  ])
+  await run('gdalwarp', enviWarpArgs('near', extra, path.join(dir, 'in.vrt'), out))
   return { header: readFileSync(path.join(dir, 'out.hdr'), 'utf8'), bytes: readFileSync(out) }
 }
 

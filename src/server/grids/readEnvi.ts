@@ -7,6 +7,48 @@ import type { GridRaster } from './gridRaster'
  * corner and cell size in degrees). Each band's values are a view on `bytes` (no copy, no per-cell
  * work: GDAL already wrote NaN for no data), so the import stores exactly what GDAL computed.
  */
+/**
+ * The `gdalwarp` arguments that write what `readEnvi` reads, from `src` to `out` (an `.bil` path):
+ * Float32, band-sequential, lon/lat, `resampling` (`near` or `bilinear`); Float32 arithmetic and
+ * no destination no-data value — GDAL's fast warp kernels (no validity mask per output cell) —,
+ * so cells no valid source cell reaches keep the initial NaN = no data; `target`: -te/-ts.
+ */
+export function enviWarpArgs(
+  resampling: 'near' | 'bilinear',
+  target: readonly string[],
+  src: string,
+  out: string,
+): string[] {
+  return [
+    '-q',
+    '-overwrite',
+    '-of',
+    'ENVI',
+    '-co',
+    'INTERLEAVE=BSQ',
+    '-ot',
+    'Float32',
+    '-t_srs',
+    'EPSG:4326',
+    '-r',
+    resampling,
+    '-wt',
+    'Float32',
+    '-dstnodata',
+    'None',
+    '-wo',
+    'INIT_DEST=NaN',
+    '-multi',
+    '-wo',
+    'NUM_THREADS=ALL_CPUS',
+    '-wm',
+    '512',
+    ...target,
+    src,
+    out,
+  ]
+}
+
 export function readEnvi(header: string, bytes: Buffer): GridRaster[] {
   const field = (name: string): string | undefined =>
     new RegExp(`^\\s*${name}\\s*=\\s*(.*?)\\s*$`, 'im').exec(header)?.[1]
