@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path'
 import { fireBehaviourGrid, type FireWeather, type Landscape } from '../src/fire/fireBehaviourGrid'
 import { spreadOverLandscape } from '../src/fire/spread/landscapeSpread'
 import { minimumTravelTime } from '../src/fire/spread/minimumTravelTime'
+import { BEHAVEPLUS_GR2_MOISTURE, GS4_LOW_MOISTURE } from '../src/fire/publishedCases'
 import { benchConsequence, benchOneFire, demoTerritory } from './fire/benchConsequence'
 import { writeGeoTiff, type RasterGrid } from './fire/rasterIo'
 
@@ -98,13 +99,7 @@ function toLandscape(r: Rasters, width: number, height: number): Landscape {
 }
 
 const WEATHER: FireWeather = {
-  moisture: {
-    oneHourPercent: 6,
-    tenHourPercent: 7,
-    hundredHourPercent: 8,
-    liveHerbPercent: 60,
-    liveWoodyPercent: 90,
-  },
+  moisture: GS4_LOW_MOISTURE,
   windSpeedMph: 15,
   windFromDeg: 225,
   windHeight: '20ft',
@@ -319,13 +314,7 @@ if (parts.has('spread')) {
     side,
     {
       ...WEATHER,
-      moisture: {
-        oneHourPercent: 3,
-        tenHourPercent: 4,
-        hundredHourPercent: 5,
-        liveHerbPercent: 30,
-        liveWoodyPercent: 60,
-      },
+      moisture: BEHAVEPLUS_GR2_MOISTURE,
       windSpeedMph: 45,
     },
   )

@@ -5,13 +5,11 @@ import {
   FT_PER_MIN_PER_CH_PER_H,
   KG_PER_M3_PER_LB_PER_FT3,
   crownFire,
-  findFuelModel,
   slopePercentFromDeg,
   surfaceFire,
   surfaceRosTowardFtPerMin,
-  type FuelModel,
-  type SurfaceFireInputs,
 } from '../../src/fire'
+import { BEHAVEPLUS_GR2_MOISTURE, GS4_SCENARIO, model } from '../../src/fire/publishedCases'
 
 export interface ValidationRow {
   readonly source: string
@@ -21,42 +19,15 @@ export interface ValidationRow {
   readonly ours: number
 }
 
-function model(key: string | number): FuelModel {
-  const m = findFuelModel(key)
-  if (!m) throw new Error(`no fuel model ${key}`)
-  return m
-}
-
 const chH = (ftMin: number) => ftMin / FT_PER_MIN_PER_CH_PER_H
 const BEHAVE = 'behave testBehave.cpp'
-const GS4: SurfaceFireInputs = {
-  fuelModel: model(124),
-  moisture: {
-    oneHourPercent: 6,
-    tenHourPercent: 7,
-    hundredHourPercent: 8,
-    liveHerbPercent: 60,
-    liveWoodyPercent: 90,
-  },
-  windSpeedMph: 5,
-  windHeight: '20ft',
-  windFromDeg: 0,
-  slopePercent: 30,
-  aspectDeg: 0,
-  canopy: { coverPercent: 50, heightFt: 30, crownRatioFraction: 0.5 },
-}
+const GS4 = GS4_SCENARIO
 
 /** Every row of the table, computed now. */
 export function validationRows(): ValidationRow[] {
   const gr2 = surfaceFire({
     fuelModel: model('GR2'),
-    moisture: {
-      oneHourPercent: 3,
-      tenHourPercent: 4,
-      hundredHourPercent: 5,
-      liveHerbPercent: 30,
-      liveWoodyPercent: 60,
-    },
+    moisture: BEHAVEPLUS_GR2_MOISTURE,
     windSpeedMph: 10,
     windHeight: '20ft',
     windFromDeg: 0,

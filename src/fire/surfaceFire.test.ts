@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { surfaceFire, surfaceRosTowardFtPerMin } from './surfaceFire'
-import { GS4_SCENARIO, chPerH, expectClose, model } from './testing'
+import { BEHAVEPLUS_GR2_MOISTURE, GS4_SCENARIO, chPerH, expectClose, model } from './testing'
 import { BTU_PER_FT_PER_S_PER_KW_PER_M, slopePercentFromDeg } from './units'
 
 // Published values from the firelab behave library's test suite, src/testBehave/testBehave.cpp
@@ -131,13 +131,7 @@ describe('surface fire against BehavePlus 6', () => {
     // GR2 has no 10-h, 100-h or woody load, so those moistures do not enter the result.
     const gr2 = {
       fuelModel: model('gr2'),
-      moisture: {
-        oneHourPercent: 3,
-        tenHourPercent: 4,
-        hundredHourPercent: 5,
-        liveHerbPercent: 30,
-        liveWoodyPercent: 60,
-      },
+      moisture: BEHAVEPLUS_GR2_MOISTURE,
       windSpeedMph: 10,
       windHeight: '20ft',
       windFromDeg: 0,
