@@ -99,6 +99,23 @@ export function checkGridHours({ id, hours }: GridReplacement): void {
 }
 
 /** A grid's content version (ETags, caches): a hash of every hour's extent and values (both stores). */
+/** The grid_meta row of a replacement (id, version, hours, source, ref_time, valid_times), both stores. */
+export function gridMetaParams({ id, hours, source, times }: GridReplacement, version: string): unknown[] {
+  return [id, version, hours.length, source, times?.refTime ?? null, JSON.stringify(times?.validTimes ?? [])]
+}
+
+/** One hour's grids row (id, hour, nx, ny, west, south, east, north, data, version, source), both stores. */
+export function gridHourParams(
+  id: string,
+  hour: number,
+  g: GridRaster,
+  version: string,
+  source: string,
+): unknown[] {
+  const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
+  return [id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source]
+}
+
 export function gridVersion(hours: readonly GridRaster[]): string {
   const hash = createHash('sha1')
   for (const g of hours) {
@@ -137,21 +154,11 @@ export class GridStore implements GridStorage {
       'INSERT OR REPLACE INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES (?, ?, ?, ?, ?, ?)',
     )
     this.db.transaction(() => {
-      grids.forEach(({ id, hours, source, times }, k) => {
+      grids.forEach((grid, k) => {
         const version = versions[k]!
-        remove.run(id)
-        meta.run(
-          id,
-          version,
-          hours.length,
-          source,
-          times?.refTime ?? null,
-          JSON.stringify(times?.validTimes ?? []),
-        )
-        hours.forEach((g, hour) => {
-          const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
-          insert.run(id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source)
-        })
+        remove.run(grid.id)
+        meta.run(...gridMetaParams(grid, version))
+        grid.hours.forEach((g, hour) => insert.run(...gridHourParams(grid.id, hour, g, version, grid.source)))
       })
     })()
     return versions

@@ -2,6 +2,8 @@ import type { GridStorage } from '../AppStore'
 import type { GridRaster } from '../../grids/gridRaster'
 import {
   checkGridHours,
+  gridHourParams,
+  gridMetaParams,
   gridSummary,
   gridVersion,
   type GridReplacement,
@@ -32,30 +34,21 @@ export class PgGridStore implements GridStorage {
     grids.forEach(checkGridHours)
     const versions = grids.map((g) => gridVersion(g.hours))
     await this.db.tx(async () => {
-      for (const [k, { id, hours, source, times }] of grids.entries()) {
+      for (const [k, grid] of grids.entries()) {
         const version = versions[k]!
-        await this.db.run('DELETE FROM grids WHERE id = $1', [id])
+        await this.db.run('DELETE FROM grids WHERE id = $1', [grid.id])
         await this.db.run(
           `INSERT INTO grid_meta (id, version, hours, source, ref_time, valid_times) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (id) DO UPDATE SET version = excluded.version, hours = excluded.hours, source = excluded.source,
              ref_time = excluded.ref_time, valid_times = excluded.valid_times`,
-          [
-            id,
-            version,
-            hours.length,
-            source,
-            times?.refTime ?? null,
-            JSON.stringify(times?.validTimes ?? []),
-          ],
+          gridMetaParams(grid, version),
         )
-        for (const [hour, g] of hours.entries()) {
-          const bytes = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength)
+        for (const [hour, g] of grid.hours.entries())
           await this.db.run(
             `INSERT INTO grids (id, hour, nx, ny, west, south, east, north, data, version, source)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-            [id, hour, g.nx, g.ny, g.west, g.south, g.east, g.north, bytes, version, source],
+            gridHourParams(grid.id, hour, g, version, grid.source),
           )
-        }
       }
     })
     return versions
