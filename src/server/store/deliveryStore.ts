@@ -27,10 +27,7 @@ export interface DeliveryStore {
   queueNotice(n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>): Awaitable<boolean>
   waitingNotices(): Awaitable<Notice[]>
   dueReminders(now: number): Awaitable<Notice[]>
-  updateNotice(
-    key: NoticeKey,
-    change: { state: string; sentAt?: number; reminders: number; nextReminderAt: number | null },
-  ): Awaitable<void>
+  updateNotice(key: NoticeKey, change: deliveryRow.NoticeChange): Awaitable<void>
   /** Whether the member acknowledged the alert in the app (alert_acks, migration 080). */
   acknowledged(memberId: string, alertId: string): Awaitable<boolean>
   addJob(job: Omit<DeliveryJob, 'id' | 'attempts' | 'state'>, at: number): Awaitable<number>
@@ -155,19 +152,8 @@ export function createDeliveryStore(db: Database.Database): DeliveryStore {
     },
     waitingNotices: (): Notice[] => noticesIn.all().map(toNotice),
     dueReminders: (now: number): Notice[] => remindersDue.all(now).map(toNotice),
-    updateNotice(
-      key: NoticeKey,
-      change: { state: string; sentAt?: number; reminders: number; nextReminderAt: number | null },
-    ): void {
-      setNotice.run(
-        change.state,
-        change.sentAt ?? null,
-        change.reminders,
-        change.nextReminderAt,
-        key.memberId,
-        key.alertId,
-        key.episode,
-      )
+    updateNotice(key: NoticeKey, change: deliveryRow.NoticeChange): void {
+      setNotice.run(...deliveryRow.noticeUpdateParams(key, change))
     },
     /** Whether the member acknowledged the alert in the app (alert_acks, migration 080). */
     acknowledged: (memberId: string, alertId: string): boolean => acked.get(alertId, memberId) !== undefined,

@@ -113,6 +113,31 @@ export const noticeToParams = (
   n: Omit<Notice, 'state' | 'sentAt' | 'reminders' | 'nextReminderAt'>,
 ): unknown[] => [n.memberId, n.alertId, n.episode, n.severity, c.jsonParam(n.fields), 'pending', n.queuedAt]
 
+/** A notice's change of state (sent, a reminder, given up). */
+export interface NoticeChange {
+  state: string
+  sentAt?: number
+  reminders: number
+  nextReminderAt: number | null
+}
+
+/**
+ * The parameters of `UPDATE alert_notices SET state, sent_at = coalesce(sent_at'), reminders,
+ * next_reminder_at WHERE member_id, alert_id, episode`, in that order (both stores).
+ */
+export const noticeUpdateParams = (
+  key: { memberId: string; alertId: string; episode: number },
+  change: NoticeChange,
+): unknown[] => [
+  change.state,
+  change.sentAt ?? null,
+  change.reminders,
+  change.nextReminderAt,
+  key.memberId,
+  key.alertId,
+  key.episode,
+]
+
 /** The columns of a new job (queued, not yet tried). */
 export const JOB_COLUMNS = [
   'member_id',

@@ -87,15 +87,7 @@ export function createPgDeliveryStore(pg: PgDatabase): DeliveryStore {
       await db.run(
         `UPDATE alert_notices SET state = $1, sent_at = coalesce($2, sent_at), reminders = $3, next_reminder_at = $4
          WHERE member_id = $5 AND alert_id = $6 AND episode = $7`,
-        [
-          change.state,
-          change.sentAt ?? null,
-          change.reminders,
-          change.nextReminderAt,
-          key.memberId,
-          key.alertId,
-          key.episode,
-        ],
+        deliveryRow.noticeUpdateParams(key, change),
       )
     },
     async acknowledged(memberId: string, alertId: string): Promise<boolean> {
