@@ -5,7 +5,8 @@ import { insertInto, sqliteCodec } from './rows/codec'
 // The job table of the territory's fire consequence run (migration 150; PostgreSQL data/004):
 // runs, their batches of ignitions (one forecast start each), the results per ignition and per
 // circuit. The SQLite store's one process claims batches in a write transaction; the PostgreSQL
-// store's servers claim them with FOR UPDATE SKIP LOCKED (pg/pgFireRunStore.ts).
+// store's servers claim them with FOR UPDATE SKIP LOCKED (pg/pgFireRunStore.ts). Both keep each
+// claimer to a range of consecutive batches (claimBatch's `after`, rangeStart).
 
 /** An ignition point on a line: which circuit, its id within the run, where. */
 export interface FireIgnition {
@@ -104,10 +105,12 @@ export interface FireRunStorage {
   /** Records a run and its batches; refused (created false, the running run's id) while a run is running. */
   createRun(run: NewFireRun): Awaitable<{ id: number; created: boolean }>
   /**
-   * Claims the next queued batch of a running run — or a running one whose heartbeat is older
-   * than `staleMs` (its claimer died) — for `server`; null when there is none.
+   * Claims a queued batch of a running run — or a running one whose heartbeat is older than
+   * `staleMs` (its claimer died) — for `server`; null when there is none. Claims keep locality
+   * (docs/fire.md "Claims keep to a range"): the batch after `after` (the claimer's last batch)
+   * while it is claimable; otherwise the start of a new range (`rangeStart`).
    */
-  claimBatch(server: string, staleMs: number): Awaitable<ClaimedFireBatch | null>
+  claimBatch(server: string, staleMs: number, after?: FireBatchRef | null): Awaitable<ClaimedFireBatch | null>
   /** Keeps a claim alive; false when the claim is no longer this server's. */
   heartbeat(runId: number, seq: number, server: string, attempt: number): Awaitable<boolean>
   /**
@@ -142,6 +145,54 @@ export interface FireRunStorage {
   /** The newest run made for a wind version (any status). */
   runForWind(windVersion: string): Awaitable<FireRunRow | undefined>
 }
+
+/** A batch of a run (a claimer's last batch: it claims the next one while that is claimable). */
+export interface FireBatchRef {
+  runId: number
+  seq: number
+}
+
+/** A run of consecutive claimable batches (seq first … first + n − 1) of a running run. */
+export interface ClaimIslandRow {
+  run_id: number
+  first: number
+  n: number
+}
+
+/**
+ * Where a claimer without a next batch starts (both stores): in the oldest running run, the longest
+ * run of consecutive claimable batches (the first of equals) — at its first batch when nothing
+ * precedes it in the run (seq 0: the run's start), otherwise at its middle, so that the claimer
+ * working towards it from below keeps the lower half and the two work far apart (work splitting,
+ * as in work stealing). Null when no batch is claimable.
+ */
+export function rangeStart(islands: readonly ClaimIslandRow[]): FireBatchRef | null {
+  let best: { runId: number; first: number; n: number } | null = null
+  for (const r of islands) {
+    const runId = Number(r.run_id)
+    const first = Number(r.first)
+    const n = Number(r.n)
+    if (
+      !best ||
+      runId < best.runId ||
+      (runId === best.runId && (n > best.n || (n === best.n && first < best.first)))
+    )
+      best = { runId, first, n }
+  }
+  if (!best) return null
+  return { runId: best.runId, seq: best.first === 0 ? 0 : best.first + Math.floor(best.n / 2) }
+}
+
+/**
+ * The islands of claimable batches of the running runs (both stores; CLAIMABLE is each store's
+ * predicate on `b`): consecutive seqs share `seq − row_number()`.
+ */
+export const claimIslandsSql = (claimable: string) =>
+  `SELECT run_id, min(seq) AS first, count(*) AS n FROM (
+     SELECT b.run_id, b.seq, b.seq - row_number() OVER (PARTITION BY b.run_id ORDER BY b.seq) AS island
+     FROM fire_run_batches b JOIN fire_runs r ON r.id = b.run_id
+     WHERE r.status = 'running' AND (${claimable})) c
+   GROUP BY run_id, island`
 
 /** A fire_runs row as read (both stores). */
 export interface FireRunDbRow {
@@ -293,18 +344,30 @@ export class FireRunStore implements FireRunStorage {
       .immediate()
   }
 
-  claimBatch(server: string, staleMs: number): ClaimedFireBatch | null {
+  claimBatch(server: string, staleMs: number, after?: FireBatchRef | null): ClaimedFireBatch | null {
     const now = Date.now()
+    const claimable = `b.status = 'queued' OR (b.status = 'running' AND b.heartbeat_ms < @stale)`
+    const select = `SELECT b.run_id, b.seq, b.start_hour, b.start_time, b.ignitions, b.attempts, r.settings
+      FROM fire_run_batches b JOIN fire_runs r ON r.id = b.run_id
+      WHERE r.status = 'running' AND (${claimable})`
     return this.db
       .transaction(() => {
-        const row = this.db
-          .prepare(
-            `SELECT b.run_id, b.seq, b.start_hour, b.start_time, b.ignitions, b.attempts, r.settings
-           FROM fire_run_batches b JOIN fire_runs r ON r.id = b.run_id
-           WHERE r.status = 'running' AND (b.status = 'queued' OR (b.status = 'running' AND b.heartbeat_ms < ?))
-           ORDER BY b.run_id, b.seq LIMIT 1`,
+        const stale = now - staleMs
+        // The batch after this claimer's last one; else the start of a new range (rangeStart).
+        let row = after
+          ? (this.db
+              .prepare(`${select} AND b.run_id = @run AND b.seq = @seq`)
+              .get({ stale, run: after.runId, seq: after.seq + 1 }) as ClaimRow | undefined)
+          : undefined
+        if (!row) {
+          const start = rangeStart(
+            this.db.prepare(claimIslandsSql(claimable)).all({ stale }) as ClaimIslandRow[],
           )
-          .get(now - staleMs) as ClaimRow | undefined
+          if (start)
+            row = this.db
+              .prepare(`${select} AND b.run_id = @run ORDER BY b.seq < @seq, b.seq LIMIT 1`)
+              .get({ stale, run: start.runId, seq: start.seq }) as ClaimRow | undefined
+        }
         if (!row) return null
         this.db
           .prepare(

@@ -1,5 +1,7 @@
 import type {
   ClaimedFireBatch,
+  ClaimIslandRow,
+  FireBatchRef,
   FireCircuitResult,
   FireIgnitionResult,
   FireRunOutcome,
@@ -11,9 +13,11 @@ import type {
 } from '../fireRunStore'
 import {
   claimed,
+  claimIslandsSql,
   FIRE_RUN_COLUMNS,
   fireRunToParams,
   progressOf,
+  rangeStart,
   toFireRun,
   toIgnitionResult,
   type BatchCountRow,
@@ -24,6 +28,10 @@ import {
 import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
 import { insertInto, pgCodec } from '../rows/codec'
 
+/** A batch another server may take: queued, or running with a heartbeat older than $1 ms (its server died). */
+const CLAIMABLE = `b.status = 'queued' OR (b.status = 'running'
+  AND b.heartbeat_at < now() - make_interval(secs => $1::double precision / 1000))`
+
 /** Second key of the advisory lock that serialises run creation (one running run at a time). */
 const CREATE_RUN_LOCK = 1101
 
@@ -31,7 +39,8 @@ const CREATE_RUN_LOCK = 1101
  * The fire consequence job table in PostgreSQL (migration data/004): every server's worker loop
  * claims a batch with `SELECT … FOR UPDATE SKIP LOCKED`, so two servers never take the same
  * batch and neither waits for the other's claim; a running batch whose heartbeat is older than
- * the claim timeout (its server died) is taken again.
+ * the claim timeout (its server died) is taken again. Claims keep to a range of consecutive
+ * batches (claimBatch), so each server's block cache serves mostly its own batches.
  */
 export class PgFireRunStore implements FireRunStorage {
   constructor(private readonly db: PgDatabase) {}
@@ -63,20 +72,50 @@ export class PgFireRunStore implements FireRunStorage {
     })
   }
 
-  async claimBatch(server: string, staleMs: number): Promise<ClaimedFireBatch | null> {
+  async claimBatch(
+    server: string,
+    staleMs: number,
+    after?: FireBatchRef | null,
+  ): Promise<ClaimedFireBatch | null> {
+    // The batch after this claimer's last one (a primary-key lookup); else the start of a new
+    // range (rangeStart over the islands of claimable batches: one scan of the run's batches,
+    // only when a claimer starts or its range runs into another's), or the first claimable one
+    // after it when another claimer locked it meanwhile (SKIP LOCKED: nobody waits).
+    if (after) {
+      const next = await this.claimWhere(server, staleMs, 'AND b.run_id = $4 AND b.seq = $5', '', [
+        after.runId,
+        after.seq + 1,
+      ])
+      if (next) return next
+    }
+    const start = rangeStart(await this.db.query<ClaimIslandRow>(claimIslandsSql(CLAIMABLE), [staleMs]))
+    if (!start) return null
+    return this.claimWhere(server, staleMs, 'AND b.run_id = $4', 'ORDER BY b.seq < $5, b.seq', [
+      start.runId,
+      start.seq,
+    ])
+  }
+
+  /** Claims the first claimable batch of a running run that `where` (params $4…) selects in `order`. */
+  private async claimWhere(
+    server: string,
+    staleMs: number,
+    where: string,
+    order: string,
+    params: unknown[],
+  ): Promise<ClaimedFireBatch | null> {
     const row = await this.db.one<ClaimRow>(
       `WITH next AS (
          SELECT b.run_id, b.seq FROM fire_run_batches b JOIN fire_runs r ON r.id = b.run_id
-         WHERE r.status = 'running' AND (b.status = 'queued'
-           OR (b.status = 'running' AND b.heartbeat_at < now() - make_interval(secs => $2::double precision / 1000)))
-         ORDER BY b.run_id, b.seq LIMIT 1
+         WHERE r.status = 'running' AND (${CLAIMABLE}) ${where}
+         ${order} LIMIT 1
          FOR UPDATE OF b SKIP LOCKED)
-       UPDATE fire_run_batches b SET status = 'running', claimed_by = $1, claimed_at = $3, heartbeat_at = now(),
+       UPDATE fire_run_batches b SET status = 'running', claimed_by = $2, claimed_at = $3, heartbeat_at = now(),
          attempts = b.attempts + 1
        FROM next, fire_runs r
        WHERE b.run_id = next.run_id AND b.seq = next.seq AND r.id = b.run_id
        RETURNING b.run_id, b.seq, b.start_hour, b.start_time, b.ignitions, b.attempts - 1 AS attempts, r.settings`,
-      [server, staleMs, new Date().toISOString()],
+      [staleMs, server, new Date().toISOString(), ...params],
     )
     return row ? claimed(row) : null
   }
