@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { MemberRecord } from '../store/identityStore'
 import { ACCOUNT_STORE_KINDS, accountStoresFor } from '../store/pg/accounts/testing/bothAccountStores'
+import { memberRecord } from '../store/testing/memberRecord'
 
 const ADMIN_ROLES = ['stytch_admin']
 
-const member = (id: string, roles: string[]): MemberRecord => ({
-  memberId: id,
-  organizationId: 'o',
-  email: `${id}@example.org`,
-  name: id,
-  phone: null,
-  roles,
-  status: 'active',
-  passwordHash: null,
-  passwordId: null,
-  createdAt: 0,
-  updatedAt: 0,
-})
+const member = (id: string, roles: string[]): MemberRecord => memberRecord(id, { organizationId: 'o', roles })
 
 describe.each(ACCOUNT_STORE_KINDS)('updateMemberKeepingAdmin (%s)', (kind) => {
   const t = accountStoresFor(kind)

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openAccountsDb } from './accountsDb'
 import { createIdentityStore } from './identityStore'
 import { createIdentityTokenStore, type IdentityTokenStore, type ThrottleRule } from './identityTokenStore'
+import { memberRecord } from './testing/memberRecord'
 
 const MIN = 60_000
 const rule = (key: string, max: number): ThrottleRule => ({ key, max, windowMs: 15 * MIN, lockMs: 15 * MIN })
@@ -24,19 +25,7 @@ beforeEach(async () => {
   dbs = []
   const db = openAccountsDb(dir)
   dbs.push(db)
-  await createIdentityStore(db).insertMember({
-    memberId: 'm',
-    organizationId: 'o',
-    email: 'm@example.org',
-    name: 'M',
-    phone: null,
-    roles: [],
-    status: 'active',
-    passwordHash: null,
-    passwordId: null,
-    createdAt: 0,
-    updatedAt: 0,
-  })
+  await createIdentityStore(db).insertMember(memberRecord('m', { organizationId: 'o', name: 'M' }))
 })
 
 afterEach(() => {

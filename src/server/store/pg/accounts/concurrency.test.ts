@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ThrottleRule } from '../../identityTokenStore'
 import { pgDatabase, type PgDatabase } from '../pgDatabase'
 import { testPg, type TestPg } from '../testing/pgTestDatabase'
+import { memberRecord } from '../../testing/memberRecord'
 import { pgAccountStores, type PgAccountStores } from './index'
 
 // Two servers (two pools) on one database hitting the same member at once: every counter counts
@@ -18,19 +19,7 @@ beforeAll(async () => {
   pools.push(pgDatabase({ url: t.url, max: 6 }), pgDatabase({ url: t.url, max: 6 }))
   a = pgAccountStores(pools[0] as PgDatabase)
   b = pgAccountStores(pools[1] as PgDatabase)
-  await a.members.insertMember({
-    memberId: 'm-a',
-    organizationId: 'org-1',
-    email: 'ann@example.com',
-    name: 'Ann',
-    phone: null,
-    roles: [],
-    status: 'active',
-    passwordHash: null,
-    passwordId: null,
-    createdAt: 0,
-    updatedAt: 0,
-  })
+  await a.members.insertMember(memberRecord('m-a', { email: 'ann@example.com', name: 'Ann' }))
 })
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()))

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { MemberRecord, SessionRecord } from '../../identityStore'
 import { ACCOUNT_STORE_KINDS, accountStoresFor } from './testing/bothAccountStores'
+import { memberRecord } from '../../testing/memberRecord'
 
-const member = (id: string, email: string, over: Partial<MemberRecord> = {}): MemberRecord => ({
-  memberId: id,
-  organizationId: 'org-1',
-  email,
-  name: id,
-  phone: null,
-  roles: ['viewer'],
-  status: 'active',
-  passwordHash: null,
-  passwordId: null,
-  createdAt: 1000,
-  updatedAt: 1000,
-  ...over,
-})
+const member = (id: string, email: string, over: Partial<MemberRecord> = {}): MemberRecord =>
+  memberRecord(id, { email, roles: ['viewer'], createdAt: 1000, updatedAt: 1000, ...over })
 
 const session = (id: string, memberId: string, over: Partial<SessionRecord> = {}): SessionRecord => ({
   sessionId: id,

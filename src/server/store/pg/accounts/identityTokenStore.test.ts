@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import type { MemberRecord } from '../../identityStore'
 import type { ThrottleRule } from '../../identityTokenStore'
 import { ACCOUNT_STORE_KINDS, accountStoresFor } from './testing/bothAccountStores'
+import { memberRecord } from '../../testing/memberRecord'
 
 const MIN = 60_000
 const rule = (key: string, max = 10): ThrottleRule => ({ key, max, windowMs: 15 * MIN, lockMs: 15 * MIN })
 
-const ann: MemberRecord = {
-  memberId: 'm-a',
-  organizationId: 'org-1',
-  email: 'ann@example.com',
-  name: 'Ann',
-  phone: null,
-  roles: [],
-  status: 'active',
-  passwordHash: null,
-  passwordId: null,
-  createdAt: 0,
-  updatedAt: 0,
-}
+const ann = memberRecord('m-a', { email: 'ann@example.com', name: 'Ann' })
 
 describe.each(ACCOUNT_STORE_KINDS)('IdentityTokenStore (%s)', (kind) => {
   const t = accountStoresFor(kind)
