@@ -3,6 +3,10 @@ import type { AppStore } from '../../src/server/store/AppStore'
 import { defaultCatalog } from '../../src/server/store/catalog'
 import type { ClaimedFireBatch, FireBatchRef, NewFireRun } from '../../src/server/store/fireRunStore'
 import { openDataDirStore } from '../../src/server/store/testing/dataDirStore'
+import { FireRunService, type BatchPool } from '../../src/server/fire/runs/FireRunService'
+import type { FireRunInputs } from '../../src/server/fire/runs/fireBatchProtocol'
+import { DEFAULT_FIRE_RUN_SETTINGS } from '../../src/server/fire/runs/fireRunSettings'
+import { windowSettings } from '../../src/server/grids/gridCatalog'
 import { tempDir } from './testApp'
 
 // Claims of the consequence run's job table keep locality (issue #31, docs/fire.md "Claims keep to a
@@ -160,5 +164,69 @@ describe('fire run claims keep locality', () => {
     expect(late.accepted).toBe(false)
     const live = await other.fireRuns.completeBatch(first!, 'live', [], 1, new Date().toISOString())
     expect(live.accepted).toBe(true)
+  })
+
+  it('a server’s threads read a run’s inputs once, before its first claim, and each keeps to a range', async () => {
+    const id = await freshRun(12)
+    // Another server holds the last batch, so the run never completes here (no outputs to write).
+    const held = await other.fireRuns.claimBatch('holder', 60_000, { runId: id, seq: 10 })
+    expect(held!.seq).toBe(11)
+    const events: string[] = []
+    // This server's store, its claims recorded.
+    const fireRuns = new Proxy(store.fireRuns, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown
+        if (prop === 'claimBatch')
+          return async (...args: Parameters<typeof target.claimBatch>) => {
+            const b = await target.claimBatch(...args)
+            events.push(b ? `claim ${b.seq}` : 'claim none')
+            return b
+          }
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+      },
+    })
+    const spied = new Proxy(store, {
+      get(target, prop) {
+        if (prop === 'fireRuns') return fireRuns
+        const v = Reflect.get(target, prop, target) as unknown
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+      },
+    })
+    // Two threads that record what they are sent: the inputs (to read) and each batch, by thread.
+    const lanes: number[][] = [[], []]
+    const pool: BatchPool = {
+      size: 2,
+      async prepare(inputs: FireRunInputs) {
+        events.push(`read ${inputs.key}`)
+      },
+      async run(_inputs, key, _hour, ignitions, lane) {
+        expect(key).toBe(String(id))
+        lanes[lane!]!.push(Number(ignitions[0]!.ignitionId.split(':')[1]))
+        return []
+      },
+      async close() {},
+    }
+    const service = new FireRunService({
+      store: spied,
+      settings: { ...DEFAULT_FIRE_RUN_SETTINGS, pollMs: 20, workers: 2 },
+      window: windowSettings(true),
+      server: 'server-a',
+      pool,
+    })
+    service.startLoop()
+    const until = Date.now() + 10_000
+    while (lanes[0]!.length + lanes[1]!.length < 11 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20))
+    await service.close()
+    // The inputs were read once, before the first claim; every batch but the held one ran.
+    expect(events.filter((e) => e.startsWith('read'))).toEqual([`read ${id}`])
+    expect(events[0]).toBe(`read ${id}`)
+    expect([...lanes[0]!, ...lanes[1]!].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    // Thread 0 from the run's start, thread 1 from the middle of what was left (1…10); each keeps
+    // to its range (at most one jump, when one reaches the other's range: which depends on timing).
+    expect(lanes[0]!.slice(0, 2)).toEqual([0, 1])
+    expect(lanes[1]![0]).toBe(6)
+    expect(ranges(lanes[0]!)).toBeLessThanOrEqual(2)
+    expect(ranges(lanes[1]!)).toBeLessThanOrEqual(2)
   })
 })

@@ -73,14 +73,16 @@ export interface SimulationResult {
 export class BlockCache {
   private readonly map = new Map<string, EllipseRates>()
   private readonly lands = new Map<string, LandscapeWindow>()
+  /** Look-ups answered from the cache and blocks computed (fire behaviour; fuels and terrain). */
+  readonly stats: BlockCacheStats = { hits: 0, misses: 0, landHits: 0, landMisses: 0 }
   constructor(private readonly maxBlocks = 6000) {}
 
   get(key: string, make: () => EllipseRates): EllipseRates {
-    return lru(this.map, key, make, this.maxBlocks)
+    return lru(this.map, key, make, this.maxBlocks, this.stats, 'hits', 'misses')
   }
 
   land(key: string, make: () => LandscapeWindow): LandscapeWindow {
-    return lru(this.lands, key, make, this.maxBlocks)
+    return lru(this.lands, key, make, this.maxBlocks, this.stats, 'landHits', 'landMisses')
   }
 
   get size(): number {
@@ -88,13 +90,31 @@ export class BlockCache {
   }
 }
 
-function lru<T>(map: Map<string, T>, key: string, make: () => T, max: number): T {
-  const hit = map.get(key)
-  if (hit !== undefined) {
+/** A BlockCache's counts: fire-behaviour blocks (by hour) and fuels/terrain blocks found or computed. */
+export interface BlockCacheStats {
+  hits: number
+  misses: number
+  landHits: number
+  landMisses: number
+}
+
+function lru<T>(
+  map: Map<string, T>,
+  key: string,
+  make: () => T,
+  max: number,
+  stats: BlockCacheStats,
+  hit: 'hits' | 'landHits',
+  miss: 'misses' | 'landMisses',
+): T {
+  const found = map.get(key)
+  if (found !== undefined) {
     map.delete(key)
-    map.set(key, hit)
-    return hit
+    map.set(key, found)
+    stats[hit]++
+    return found
   }
+  stats[miss]++
   const made = make()
   map.set(key, made)
   if (map.size > max) map.delete(map.keys().next().value!)

@@ -1,6 +1,7 @@
 import os from 'node:os'
 import type { AppStore } from '../../store/AppStore'
-import type { ClaimedFireBatch, FireRunRow, FireRunTrigger } from '../../store/fireRunStore'
+import type { ClaimedFireBatch, FireBatchRef, FireRunRow, FireRunTrigger } from '../../store/fireRunStore'
+import type { BlockCacheStats } from '../simulate'
 import type { WindowSettings } from '../../grids/forecastWindow'
 import { WIND_U_GRID } from '../../grids/windGrid'
 import type { Leadership } from '../../cluster/leadership'
@@ -20,7 +21,17 @@ export interface FireRunServiceOptions {
   server?: string
   warn?: (message: string, err: unknown) => void
   /** Runs batches (default: this server's worker threads). Tests and benchmarks pass their own. */
-  pool?: Pick<FireBatchPool, 'size' | 'run' | 'close'> & Partial<Pick<FireBatchPool, 'warm'>>
+  pool?: BatchPool
+}
+
+/** What the service needs of a pool (FireBatchPool; tests and benchmarks pass their own). */
+export type BatchPool = Pick<FireBatchPool, 'size' | 'run' | 'close'> &
+  Partial<Pick<FireBatchPool, 'warm' | 'prepare' | 'cacheStats'>>
+
+/** A worker thread's claims: the batch it has (if any) and the last one it took, to take the next. */
+interface Lane {
+  busy: boolean
+  last: FireBatchRef | null
 }
 
 /**
@@ -31,8 +42,11 @@ export interface FireRunServiceOptions {
  */
 export class FireRunService {
   readonly server: string
-  private readonly pool: Pick<FireBatchPool, 'size' | 'run' | 'close'> & Partial<Pick<FireBatchPool, 'warm'>>
+  private readonly pool: BatchPool
   private readonly inputs = new Map<number, Promise<FireRunInputs>>()
+  /** Runs whose inputs every thread of this server has read (or is reading). */
+  private readonly prepared = new Map<number, Promise<void>>()
+  private readonly lanes: Lane[]
   private loopTimer: NodeJS.Timeout | null = null
   private weatherTimer: NodeJS.Timeout | null = null
   private running = new Set<Promise<void>>()
@@ -42,6 +56,12 @@ export class FireRunService {
   constructor(private readonly opts: FireRunServiceOptions) {
     this.server = opts.server ?? `${os.hostname()}:${process.pid}`
     this.pool = opts.pool ?? new FireBatchPool(opts.settings.workers)
+    this.lanes = Array.from({ length: this.pool.size }, () => ({ busy: false, last: null }))
+  }
+
+  /** This server's threads' block cache counts for the current run (benchmarks). */
+  cacheStats(): BlockCacheStats | undefined {
+    return this.pool.cacheStats?.()
   }
 
   private get store() {
@@ -125,16 +145,35 @@ export class FireRunService {
 
   private filling = false
 
+  /** A batch ended while claiming: claim again once done (its thread would otherwise wait for a poll). */
+  private refill = false
+
   private async fill(): Promise<void> {
-    if (this.filling) return
+    if (this.filling) {
+      this.refill = true
+      return
+    }
     this.filling = true
+    this.refill = false
     let claimedAny = false
     try {
-      while (!this.stopped && this.running.size < this.pool.size) {
-        const batch = await this.store.fireRuns.claimBatch(this.server, this.opts.settings.claimTimeoutMs)
+      // The running run's inputs are read by every thread before this server claims its batches.
+      if (this.lanes.some((l) => !l.busy)) await this.prepareRunning()
+      for (const [i, lane] of this.lanes.entries()) {
+        if (this.stopped) break
+        if (lane.busy) continue
+        // Each thread keeps to a range of batches: the one after its last (the store's claimBatch).
+        const batch = await this.store.fireRuns.claimBatch(
+          this.server,
+          this.opts.settings.claimTimeoutMs,
+          lane.last,
+        )
         if (!batch) break
         claimedAny = true
-        const p: Promise<void> = this.runBatch(batch).finally(() => {
+        lane.busy = true
+        lane.last = { runId: batch.runId, seq: batch.seq }
+        const p: Promise<void> = this.runBatch(batch, i).finally(() => {
+          lane.busy = false
           this.running.delete(p)
           this.kick()
         })
@@ -145,6 +184,7 @@ export class FireRunService {
     } finally {
       this.filling = false
     }
+    if (this.refill && !this.stopped) return this.fill()
     if (!this.stopped && !this.loopTimer && (!claimedAny || this.running.size === 0)) {
       this.loopTimer = setTimeout(() => {
         this.loopTimer = null
@@ -154,47 +194,73 @@ export class FireRunService {
     }
   }
 
+  /**
+   * Has every thread read the running run's inputs, once per run: when this server learns of a run
+   * (its loop's poll), before its first claim — so no claimed batch waits on the read, and a server
+   * that joins a run runs its first batch at full speed. A read that failed is tried again with the
+   * next poll (and each batch's thread is sent the inputs again).
+   */
+  private async prepareRunning(): Promise<void> {
+    if (!this.pool.prepare) return
+    const run = (await this.store.fireRuns.runs(1))[0]
+    if (!run || run.status !== 'running') return
+    let ready = this.prepared.get(run.id)
+    if (!ready) {
+      const prepare = this.pool.prepare.bind(this.pool)
+      ready = this.inputsFor(run.id, run.settings, run.referenceTime).then((inputs) => prepare(inputs))
+      for (const id of this.prepared.keys()) if (id !== run.id) this.prepared.delete(id)
+      this.prepared.set(run.id, ready)
+      ready.catch(() => this.prepared.delete(run.id))
+    }
+    await ready.catch((err: unknown) =>
+      this.warn(`fire consequence: reading run ${run.id}'s inputs failed`, err),
+    )
+  }
+
   /** Waits until no batch of this server is running (tests, benchmarks, close). */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running])
   }
 
-  private inputsFor(b: ClaimedFireBatch): Promise<FireRunInputs> {
-    const have = this.inputs.get(b.runId)
+  private inputsFor(
+    runId: number,
+    runSettings: Record<string, unknown>,
+    referenceTime: string,
+  ): Promise<FireRunInputs> {
+    const have = this.inputs.get(runId)
     if (have) return have
-    const hours = typeof b.settings.hours === 'number' ? b.settings.hours : this.opts.settings.hours
+    const hours = typeof runSettings.hours === 'number' ? runSettings.hours : this.opts.settings.hours
     const load = async (): Promise<FireRunInputs> => {
-      const run = await this.store.fireRuns.run(b.runId)
       // The worker reads the landscape and assets itself when it can open the store (not this thread).
       const source = runInputsSource(
         this.store,
         this.opts.settings,
         this.opts.window,
-        String(b.runId),
+        String(runId),
         hours,
-        b.settings,
-        run?.referenceTime ?? b.startTime,
+        runSettings,
+        referenceTime,
       )
       if (source) return source
       return runInputs(
         this.store,
         this.opts.settings,
         this.opts.window,
-        String(b.runId),
+        String(runId),
         hours,
-        b.settings,
-        run?.referenceTime ?? b.startTime,
+        runSettings,
+        referenceTime,
       )
     }
     const p = load()
-    p.catch(() => this.inputs.delete(b.runId))
+    p.catch(() => this.inputs.delete(runId))
     // Only the newest run's inputs are kept.
-    for (const id of this.inputs.keys()) if (id !== b.runId) this.inputs.delete(id)
-    this.inputs.set(b.runId, p)
+    for (const id of this.inputs.keys()) if (id !== runId) this.inputs.delete(id)
+    this.inputs.set(runId, p)
     return p
   }
 
-  private async runBatch(b: ClaimedFireBatch): Promise<void> {
+  private async runBatch(b: ClaimedFireBatch, lane: number): Promise<void> {
     const t0 = performance.now()
     const beat = setInterval(
       () =>
@@ -205,8 +271,8 @@ export class FireRunService {
     )
     beat.unref()
     try {
-      const inputs = await this.inputsFor(b)
-      const results = await this.pool.run(() => inputs, inputs.key, b.startHour, b.ignitions)
+      const inputs = await this.inputsFor(b.runId, b.settings, await this.referenceTime(b))
+      const results = await this.pool.run(() => inputs, inputs.key, b.startHour, b.ignitions, lane)
       clearInterval(beat)
       const done = await this.store.fireRuns.completeBatch(
         b,
@@ -229,6 +295,13 @@ export class FireRunService {
         ),
       ).catch((e: unknown) => this.warn('fire consequence: recording a failed batch failed', e))
     }
+  }
+
+  /** The run's forecast reference time (hour 0), read once per run with its inputs. */
+  private async referenceTime(b: ClaimedFireBatch): Promise<string> {
+    if (this.inputs.has(b.runId)) return b.startTime // not used: the inputs are made
+    const run = await this.store.fireRuns.run(b.runId)
+    return run?.referenceTime ?? b.startTime
   }
 
   /**
@@ -276,6 +349,7 @@ export class FireRunService {
     } finally {
       this.finishing.delete(runId)
       this.inputs.delete(runId)
+      this.prepared.delete(runId)
     }
   }
 

@@ -1,4 +1,5 @@
 import type { FireLandscapeData } from '../landscape'
+import type { BlockCacheStats } from '../simulate'
 import type { ConsequenceAssets } from '../consequence'
 import type { FireIgnition, FireIgnitionResult } from '../../store/fireRunStore'
 import type { DatasetDef } from '../../store/catalog'
@@ -36,7 +37,15 @@ export type FireWorkerRequest =
   | { type: 'batch'; id: number; key: string; startHour: number; ignitions: FireIgnition[] }
 
 export type FireWorkerAnswer =
-  { id: number; ok: true; results: FireIgnitionResult[] } | { id: number; ok: false; error: string }
+  | { id: number; ok: true; results: FireIgnitionResult[]; cache: BlockCacheStats }
+  | { id: number; ok: false; error: string }
+
+/** A worker's answer to `inputs`: it has read them (or failed to). */
+export interface FireWorkerReady {
+  ready: string
+  ok: boolean
+  error?: string
+}
 
 /** A worker's first message: its thread id once it has lowered its own priority (null: it could not). */
 export interface FireWorkerThread {

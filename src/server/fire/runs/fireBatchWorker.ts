@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads'
 import { fireLandscape, type FireLandscape } from '../landscape'
 import { BlockCache } from '../simulate'
 import { indexAssets, runIgnitions, type IndexedAssets } from '../consequence'
-import type { FireRunInputs, FireWorkerAnswer, FireWorkerRequest } from './fireBatchProtocol'
+import type { FireRunInputs, FireWorkerAnswer, FireWorkerReady, FireWorkerRequest } from './fireBatchProtocol'
 import { loadRunInputs } from './fireRunInputs'
 import { lowerThreadPriority } from './threadPriority'
 
@@ -38,9 +38,19 @@ parentPort?.on('message', (msg: FireWorkerRequest) => void handle(msg))
 
 async function handle(msg: FireWorkerRequest): Promise<void> {
   if (msg.type === 'inputs') {
+    const key = msg.inputs.key
     const ready = prepare(msg.inputs)
-    ready.catch(() => undefined) // answered with the batches that wait for it
-    current = { key: msg.inputs.key, ready }
+    current = { key, ready }
+    // Said once read (the pool's prepare waits for it); a failure is also answered to the batches.
+    ready.then(
+      () => parentPort?.postMessage({ ready: key, ok: true } satisfies FireWorkerReady),
+      (err: unknown) =>
+        parentPort?.postMessage({
+          ready: key,
+          ok: false,
+          error: err instanceof Error ? err.message : String(err),
+        } satisfies FireWorkerReady),
+    )
     return
   }
   let answer: FireWorkerAnswer
@@ -78,6 +88,7 @@ async function handle(msg: FireWorkerRequest): Promise<void> {
         population: r.population,
         criticalFacilities: r.criticalFacilities,
       })),
+      cache: { ...run.cache.stats },
     }
   } catch (err) {
     answer = { id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) }
