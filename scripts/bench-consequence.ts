@@ -30,6 +30,7 @@ import { openPgStore } from '../src/server/store/pg/pgStore'
 import type { AppStore } from '../src/server/store/AppStore'
 import type { SessionVerifier } from '../src/server/auth/sessionVerifier'
 import { FireRunService } from '../src/server/fire/runs/FireRunService'
+import type { BlockCacheStats } from '../src/server/fire/simulate'
 import { DEFAULT_FIRE_RUN_SETTINGS, type FireRunSettings } from '../src/server/fire/runs/fireRunSettings'
 import { planFireRun } from '../src/server/fire/runs/planFireRun'
 import { windowSettings } from '../src/server/grids/gridCatalog'
@@ -103,7 +104,13 @@ async function workerServer(): Promise<void> {
   const workers = Number(arg('workers') ?? DEFAULT_FIRE_RUN_SETTINGS.workers)
   const store = await openPgStore(url, defaultCatalog(), { max: 4, applicationName: 'bench-consequence' })
   const settings: FireRunSettings = { ...DEFAULT_FIRE_RUN_SETTINGS, workers, pollMs: 200 }
-  const service = new FireRunService({ store, settings, window: windowSettings(true), server: arg('server') })
+  const service = new FireRunService({
+    store,
+    settings,
+    window: windowSettings(true),
+    server: arg('server'),
+    warn: (m, e) => console.error(m, e),
+  })
   // A server's threads are up long before a run comes: started ahead, not timed.
   await service.warm()
   console.log('ready')
@@ -118,7 +125,10 @@ async function workerServer(): Promise<void> {
     if (!run || run.status !== 'running') break
     await new Promise((r) => setTimeout(r, 200))
   }
+  const cache = service.cacheStats()
   await service.close()
+  if (cache) console.log(`cache ${JSON.stringify(cache)}`)
+  if (service.inputsReadMs !== undefined) console.log(`inputs read in ${service.inputsReadMs.toFixed(0)} ms`)
   console.log(`cpu ${(cpuS() - cpu0).toFixed(3)}`)
   await store.close()
 }
@@ -130,6 +140,7 @@ function startServerProcess(
   workers: number,
   core: number | null,
   cpu: Map<string, number>,
+  caches: Map<string, BlockCacheStats>,
 ): Promise<ChildProcess> {
   const node = [
     process.execPath,
@@ -144,6 +155,7 @@ function startServerProcess(
     lines.on('line', (line) => {
       if (line === 'ready') resolve(child)
       else if (line.startsWith('cpu ')) cpu.set(name, Number(line.slice(4)))
+      else if (line.startsWith('cache ')) caches.set(name, JSON.parse(line.slice(6)) as BlockCacheStats)
       else console.log(`  [${name}] ${line}`)
     })
     child.on('exit', (code) => reject(new Error(`server ${name} exited (${code}) before it was ready`)))
@@ -293,10 +305,23 @@ async function main(): Promise<void> {
   }
 
   /** One run with `n` servers (the first: this process); answers fires/s. */
-  async function runWith(n: number, pinned: boolean): Promise<number> {
+  /** A run's fires/s and each server's CPU seconds. */
+  interface RunFigures {
+    fps: number
+    cpu: Map<string, number>
+  }
+
+  /** One run with `n` servers (the first: this process). */
+  async function runWith(n: number, pinned: boolean): Promise<RunFigures> {
     const services = [store, ...extraStores.slice(0, n - 1)].map(
       (s, i) =>
-        new FireRunService({ store: s, settings, window, server: `server-${String.fromCharCode(65 + i)}` }),
+        new FireRunService({
+          store: s,
+          settings,
+          window,
+          server: `server-${String.fromCharCode(65 + i)}`,
+          warn: (m, e) => console.error(m, e),
+        }),
     )
     // The run, planned as the leader plans it (optionally cut to the first `limit` ignitions).
     t = performance.now()
@@ -310,6 +335,7 @@ async function main(): Promise<void> {
     )
     // Servers 2…N as processes of their own (each loads its inputs in its own worker threads).
     const childCpu = new Map<string, number>()
+    const caches = new Map<string, BlockCacheStats>()
     const children: ChildProcess[] = []
     if (!inProcess)
       for (let i = 1; i < n; i++)
@@ -320,6 +346,7 @@ async function main(): Promise<void> {
             workers,
             pinned ? i : null,
             childCpu,
+            caches,
           ),
         )
     for (const s of services) await s.warm()
@@ -338,12 +365,18 @@ async function main(): Promise<void> {
     const cpu0 = cpuS()
     for (const c of children) c.stdin!.end('go\n')
     for (const s of services) s.startLoop()
-    let fps = NaN
+    let figures: RunFigures = { fps: NaN, cpu: new Map() }
     for (;;) {
       const run = await store.fireRuns.run(id)
       if (run && run.status !== 'running') {
         const ms = performance.now() - t
         const cpu = cpuS() - cpu0
+        services.forEach((s) => {
+          const c = s.cacheStats()
+          if (c) caches.set(s.server, c)
+          if (s.inputsReadMs !== undefined)
+            console.log(`  [${s.server}] inputs read in ${s.inputsReadMs.toFixed(0)} ms`)
+        })
         const probed = await p.stop()
         loop.disable()
         clearInterval(ticker)
@@ -352,13 +385,27 @@ async function main(): Promise<void> {
           children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('exit', r)))),
         )
         const others = [...childCpu.values()].reduce((a, b) => a + b, 0)
-        fps = ignitions / (ms / 1000)
+        const fps = ignitions / (ms / 1000)
         console.log(
           `status ${run.status}${run.error ? ` (${run.error})` : ''}: ${ignitions} fires in ${(ms / 1000).toFixed(1)} s wall, ${fps.toFixed(1)} fires/s; ` +
             `CPU ${(cpu + others).toFixed(1)} s (this server ${cpu.toFixed(1)} s${children.length ? `, others ${[...childCpu].map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}` : ''}), ${(((cpu + others) / ignitions) * 1000).toFixed(2)} ms CPU per fire; load ${os.loadavg()[0]!.toFixed(1)}`,
         )
-        for (const s of run.servers)
-          console.log(`  ${s.server}: ${s.done} batches, ${(s.batchMs / 1000).toFixed(1)} s of batch time`)
+        const serverCpu = new Map<string, number>([[services[0]!.server, cpu], ...childCpu])
+        if (inProcess) serverCpu.clear() // one process: its CPU is every in-process server's
+        for (const s of run.servers) {
+          const c = caches.get(s.server)
+          const rate = (hit: number, miss: number) =>
+            `${((hit / Math.max(1, hit + miss)) * 100).toFixed(1)} % (${miss} computed)`
+          const cpuOf = serverCpu.get(s.server)
+          console.log(
+            `  ${s.server}: ${s.done} batches, ${(s.batchMs / 1000).toFixed(1)} s of batch time` +
+              (cpuOf !== undefined ? `, CPU ${cpuOf.toFixed(1)} s` : '') +
+              (c
+                ? `; block hit rate ${rate(c.hits, c.misses)}, fuels/terrain blocks ${rate(c.landHits, c.landMisses)}`
+                : ''),
+          )
+        }
+        figures = { fps: ignitions / (ms / 1000), cpu: serverCpu }
         report('during the run', probed)
         console.log(
           `  event-loop delay during the run: p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms; stalls over 250 ms (time into the run: length): ${stalls.join(', ') || 'none'}`,
@@ -367,7 +414,7 @@ async function main(): Promise<void> {
       }
       await new Promise((r) => setTimeout(r, 200))
     }
-    return fps
+    return figures
   }
 
   if (machines) {
@@ -376,7 +423,18 @@ async function main(): Promise<void> {
     const one = await runWith(1, true)
     const two = await runWith(2, true)
     console.log(
-      `machines: 1 server ${one.toFixed(1)} fires/s, 2 servers ${two.toFixed(1)} fires/s: ${(two / one).toFixed(2)}x`,
+      `machines: 1 server ${one.fps.toFixed(1)} fires/s, 2 servers ${two.fps.toFixed(1)} fires/s: ${(two.fps / one.fps).toFixed(2)}x`,
+    )
+    // By CPU: the lone server's CPU against the busier of the two (what the wall ratio would be if
+    // each server had its core to itself), and the CPU of both against the lone one's.
+    const alone = [...one.cpu.values()].reduce((a, b) => a + b, 0)
+    const both = [...two.cpu.values()]
+    console.log(
+      `machines by CPU: 1 server ${alone.toFixed(1)} s, 2 servers ${both.map((c) => c.toFixed(1)).join(' + ')} s: ` +
+        `${(alone / Math.max(...both)).toFixed(2)}x (the busier server's CPU), ${(both.reduce((a, b) => a + b, 0) / alone).toFixed(2)}x the CPU in all; load ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
     )
   } else await runWith(servers, false)
 

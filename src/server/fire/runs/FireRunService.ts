@@ -59,6 +59,9 @@ export class FireRunService {
     this.lanes = Array.from({ length: this.pool.size }, () => ({ busy: false, last: null }))
   }
 
+  /** How long this server's threads took to read the last run's inputs (benchmarks). */
+  inputsReadMs: number | undefined
+
   /** This server's threads' block cache counts for the current run (benchmarks). */
   cacheStats(): BlockCacheStats | undefined {
     return this.pool.cacheStats?.()
@@ -207,7 +210,12 @@ export class FireRunService {
     let ready = this.prepared.get(run.id)
     if (!ready) {
       const prepare = this.pool.prepare.bind(this.pool)
-      ready = this.inputsFor(run.id, run.settings, run.referenceTime).then((inputs) => prepare(inputs))
+      const t0 = performance.now()
+      ready = this.inputsFor(run.id, run.settings, run.referenceTime)
+        .then((inputs) => prepare(inputs))
+        .then(() => {
+          this.inputsReadMs = performance.now() - t0
+        })
       for (const id of this.prepared.keys()) if (id !== run.id) this.prepared.delete(id)
       this.prepared.set(run.id, ready)
       ready.catch(() => this.prepared.delete(run.id))
