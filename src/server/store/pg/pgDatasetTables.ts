@@ -25,15 +25,29 @@ function createSql(d: DatasetDef, table: string, keys: boolean): string[] {
     `CREATE TABLE IF NOT EXISTS ${table} (id integer NOT NULL${keys ? ' PRIMARY KEY' : ''},
       minx double precision, miny double precision, maxx double precision, maxy double precision,
       size double precision, geom bytea NOT NULL, geometry geometry(Geometry, ${SRID})${cols})`,
-    ...(keys ? [`CREATE INDEX IF NOT EXISTS ${table}_geometry ON ${table} USING gist (geometry)`] : []),
+    ...(keys
+      ? [
+          `CREATE INDEX IF NOT EXISTS ${table}_geometry ON ${table} USING gist (geometry)`,
+          rankIndexSql(table),
+        ]
+      : []),
   ]
+}
+
+/**
+ * The index of the features by rank (size descending — a stored 0 counts as 1, as the tile data
+ * ranks it — then id): a dense tile's largest features in order without reading the rest
+ * (`largestInBox`: the shared archive's render of tiles too dense for a block, docs/adr/0003).
+ */
+function rankIndexSql(table: string): string {
+  return `CREATE INDEX IF NOT EXISTS ${table}_rank ON ${table} ((CASE WHEN size = 0 THEN 1 ELSE size END) DESC, id)`
 }
 
 /** What is missing for `datasets`: tables to create, columns to add, `datasets` rows to insert. */
 async function missing(
   db: PgDatabase,
   datasets: readonly DatasetDef[],
-): Promise<{ tables: DatasetDef[]; columns: [string, FieldDef][]; rows: string[] }> {
+): Promise<{ tables: DatasetDef[]; columns: [string, FieldDef][]; rows: string[]; indexes: string[] }> {
   const have = new Map<string, Set<string>>()
   for (const r of await db.query<{ t: string; c: string }>(
     `SELECT table_name AS t, column_name AS c FROM information_schema.columns
@@ -45,12 +59,27 @@ async function missing(
     have.set(r.t, cols)
   }
   const rows = new Set((await db.query<{ id: string }>('SELECT id FROM datasets')).map((r) => r.id))
-  const out = { tables: [] as DatasetDef[], columns: [] as [string, FieldDef][], rows: [] as string[] }
+  const indexed = new Set(
+    (
+      await db.query<{ i: string }>(
+        `SELECT indexname AS i FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1::text[])`,
+        [datasets.map((d) => `${tableNames(d.id).features}_rank`)],
+      )
+    ).map((r) => r.i),
+  )
+  const out = {
+    tables: [] as DatasetDef[],
+    columns: [] as [string, FieldDef][],
+    rows: [] as string[],
+    indexes: [] as string[],
+  }
   for (const d of datasets) {
     const { features } = tableNames(d.id)
     const cols = have.get(features)
     if (!cols) out.tables.push(d)
     else for (const f of d.fields) if (!cols.has(fieldColumn(f.name))) out.columns.push([features, f])
+    // A table made before the rank index gets it here, once.
+    if (cols && !indexed.has(`${features}_rank`)) out.indexes.push(features)
     if (!rows.has(d.id)) out.rows.push(d.id)
   }
   return out
@@ -58,13 +87,13 @@ async function missing(
 
 /**
  * Creates the feature table of every catalog dataset and its `datasets` row, and adds columns
- * for fields added to config since. A store already set up costs two reads; otherwise the
- * changes are made in one transaction under an advisory lock (servers starting together make
- * them once).
+ * for fields added to config since, and the rank index to tables made before it. A store
+ * already set up costs three reads; otherwise the changes are made in one transaction under an
+ * advisory lock (servers starting together make them once).
  */
 export async function ensurePgDatasetTables(db: PgDatabase, datasets: readonly DatasetDef[]): Promise<void> {
   const first = await missing(db, datasets)
-  if (first.tables.length + first.columns.length + first.rows.length === 0) return
+  if (first.tables.length + first.columns.length + first.rows.length + first.indexes.length === 0) return
   await db.tx(async () => {
     await db.run('SELECT pg_advisory_xact_lock($1, $2)', [ADVISORY_LOCK_SPACE, TABLES_LOCK])
     const todo = await missing(db, datasets)
@@ -72,6 +101,7 @@ export async function ensurePgDatasetTables(db: PgDatabase, datasets: readonly D
       for (const sql of createSql(d, tableNames(d.id).features, true)) await db.run(sql)
     for (const [table, f] of todo.columns)
       await db.run(`ALTER TABLE ${table} ADD COLUMN ${fieldColumn(f.name)} ${sqlType(f)}`)
+    for (const table of todo.indexes) await db.run(rankIndexSql(table))
     for (const id of todo.rows)
       await db.run('INSERT INTO datasets (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id])
   })
@@ -129,9 +159,11 @@ export async function swapInPgStaging(db: PgDatabase, d: DatasetDef): Promise<vo
   const staging = stagingTable(d.id)
   await db.run(`ALTER TABLE ${staging} ADD CONSTRAINT ${staging}_pkey PRIMARY KEY (id)`)
   await db.run(`CREATE INDEX ${staging}_geometry ON ${staging} USING gist (geometry)`)
+  await db.run(rankIndexSql(staging))
   if (await tableExists(db, features)) await lockPolitely(db, features)
   await db.run(`DROP TABLE IF EXISTS ${features}`)
   await db.run(`ALTER TABLE ${staging} RENAME TO ${features}`)
   await db.run(`ALTER TABLE ${features} RENAME CONSTRAINT ${staging}_pkey TO ${features}_pkey`)
   await db.run(`ALTER INDEX ${staging}_geometry RENAME TO ${features}_geometry`)
+  await db.run(`ALTER INDEX ${staging}_rank RENAME TO ${features}_rank`)
 }
