@@ -1,7 +1,7 @@
 import type { Awaitable } from './Awaitable'
 import type { Catalog, DatasetDef } from './catalog'
 import type { ColumnFilter, SortKey } from './columnIndex'
-import type { TileRows } from './tileRows'
+import type { LargestRows, MercatorBox, TileRows } from './tileRows'
 import type { FeatureInput, ProgressFn } from './writeDataset'
 
 export type { ColumnFilter, NumericOp, SortKey } from './columnIndex'
@@ -35,6 +35,12 @@ export interface AggregateCell {
   n: number
 }
 
+/** A tile's aggregate cells with the dataset version they were read from (one snapshot). */
+export interface TileCells {
+  version: number
+  cells: AggregateCell[]
+}
+
 export interface SeriesPoint {
   t: string
   value: number
@@ -64,13 +70,16 @@ export interface Store {
     offset: number,
     sort?: SortKey,
   ): Awaitable<RecordsPage>
-  /** Features whose bbox meets `box` and whose size ≥ minSize; the `limit` largest when more match. */
+  /**
+   * Features whose bbox meets `box` and whose size ≥ minSize; the `limit` largest when more match;
+   * with the dataset version they were read from (one snapshot: a tile is keyed by it).
+   */
   featuresInBox(
     id: string,
     box: readonly [number, number, number, number],
     minSize: number,
     limit: number,
-  ): Awaitable<{ features: StoredFeature[]; matched: number }>
+  ): Awaitable<{ features: StoredFeature[]; matched: number; version: number }>
   /**
    * Every row of a dataset for the in-memory tile index (src/server/tiles/tileData.ts); with `box`
    * (lon/lat), only the rows whose stored bbox meets it (a block of the shared archive's render;
@@ -80,6 +89,14 @@ export interface Store {
   /** How many features' stored bboxes meet `box` (lon/lat), counted up to `max` (at most max). */
   countInBox(id: string, box: readonly [number, number, number, number], max: number): Awaitable<number>
   /**
+   * The rows (as `tileRows`, in id order) of the `limit` largest features whose Mercator box meets
+   * `box` and whose size ≥ `minSize` (size descending, ties by id; a stored size 0 counts as 1), how
+   * many match (up to `limit + 1`) and whether a smaller one meets the box: exactly the features the
+   * tile data's `TileIndex.pick` keeps for that box, read without the whole dataset (a tile of the
+   * shared archive's render too dense for a block; src/server/tiles/renderArchive.ts).
+   */
+  largestInBox(id: string, box: MercatorBox, minSize: number, limit: number): Awaitable<LargestRows>
+  /**
    * A file a worker thread can open read-only to build tile indexes, exports and feed imports
    * off the event loop. null when there is none (an in-memory SQLite store, PostgreSQL): every
    * such path then reads through this interface in-process, except exports, whose workers open a
@@ -88,7 +105,8 @@ export interface Store {
   readonly location: string | null
   /** Every feature of a dataset in id order (for whole-dataset analyses such as the alert rules). */
   allFeatures(id: string): Awaitable<StoredFeature[]>
-  cells(id: string, zoom: number, x: number, y: number): Awaitable<AggregateCell[]>
+  /** The aggregate cells of tile (zoom, x, y) in (cx, cy) order, with the version they belong to. */
+  cells(id: string, zoom: number, x: number, y: number): Awaitable<TileCells>
   series(name: string): Awaitable<SeriesPoint[]>
   replaceSeries(name: string, points: readonly SeriesPoint[]): Awaitable<void>
   getMeta(key: string): Awaitable<string | undefined>

@@ -9,9 +9,9 @@ import { DatasetRecords } from './datasetRecords'
 import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
 import { migrate } from './migrate'
 import { openAccountsDb } from './accountsDb'
-import { tileRows, type TileRows } from './tileRows'
+import { largestInBox, tileRows, type LargestRows, type MercatorBox, type TileRows } from './tileRows'
 import { aggregateZooms } from '../tiles/tilePolicy'
-import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, StoredFeature } from './Store'
+import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, StoredFeature, TileCells } from './Store'
 import type { AppStore } from './AppStore'
 import { largest, storedFeature } from './storedFeature'
 import { createAlertSubscriptionStore } from './alertSubscriptionStore'
@@ -217,6 +217,10 @@ export class SqliteStore implements AppStore {
     return tileRows(this.db, mustDataset(this.catalog, id), box)
   }
 
+  largestInBox(id: string, box: MercatorBox, minSize: number, limit: number): LargestRows {
+    return largestInBox(this.db, mustDataset(this.catalog, id), box, minSize, limit)
+  }
+
   countInBox(id: string, box: readonly [number, number, number, number], max: number): number {
     const { features } = tableNames(mustDataset(this.catalog, id).id)
     return Number(
@@ -246,9 +250,20 @@ export class SqliteStore implements AppStore {
     box: readonly [number, number, number, number],
     minSize: number,
     limit: number,
-  ): { features: StoredFeature[]; matched: number } {
+  ): { features: StoredFeature[]; matched: number; version: number } {
+    // One read transaction: the version is the rows' (another connection may commit an import).
+    return this.db.transaction(() => this.featuresInBoxRead(id, box, minSize, limit))()
+  }
+
+  private featuresInBoxRead(
+    id: string,
+    box: readonly [number, number, number, number],
+    minSize: number,
+    limit: number,
+  ): { features: StoredFeature[]; matched: number; version: number } {
     const d = mustDataset(this.catalog, id)
     const { features } = tableNames(id)
+    const version = this.readInfo(id).version
     // The tile index (src/server/tiles) answers once built; this scan serves the tiles meanwhile.
     const hits = this.db
       .prepare(
@@ -260,7 +275,7 @@ export class SqliteStore implements AppStore {
     // `largest` truncates `hits`: count the matches first.
     const matched = hits.length
     const hit = { ids: largest(hits, Math.floor(limit)), matched }
-    if (hit.ids.length === 0) return { features: [], matched: hit.matched }
+    if (hit.ids.length === 0) return { features: [], matched: hit.matched, version }
     const cols = d.fields.map((f) => fieldColumn(f.name))
     const rows = this.db
       .prepare(
@@ -268,7 +283,7 @@ export class SqliteStore implements AppStore {
       )
       .raw()
       .all(JSON.stringify(hit.ids)) as unknown[][]
-    return { matched: hit.matched, features: rows.map((row) => storedFeature(d, row)) }
+    return { matched: hit.matched, features: rows.map((row) => storedFeature(d, row)), version }
   }
 
   allFeatures(id: string): StoredFeature[] {
@@ -281,13 +296,17 @@ export class SqliteStore implements AppStore {
     return rows.map((row) => storedFeature(d, row))
   }
 
-  cells(id: string, zoom: number, x: number, y: number): AggregateCell[] {
+  cells(id: string, zoom: number, x: number, y: number): TileCells {
     const k = 2 ** CELL_BITS
-    return this.db
-      .prepare(
-        `SELECT cx, cy, n FROM agg_cells WHERE dataset = ? AND level = ? AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ?`,
-      )
-      .all(id, zoom + CELL_BITS, x * k, x * k + k - 1, y * k, y * k + k - 1) as AggregateCell[]
+    // One read transaction: the version is the cells' (another connection may commit an import).
+    return this.db.transaction(() => ({
+      version: this.readInfo(id).version,
+      cells: this.db
+        .prepare(
+          `SELECT cx, cy, n FROM agg_cells WHERE dataset = ? AND level = ? AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ?`,
+        )
+        .all(id, zoom + CELL_BITS, x * k, x * k + k - 1, y * k, y * k + k - 1) as AggregateCell[],
+    }))()
   }
 
   series(name: string): SeriesPoint[] {

@@ -24,14 +24,20 @@ export interface TileLimits {
 export type { BuiltTile } from './encodeSlice'
 import type { BuiltTile } from './encodeSlice'
 
+/** A tile with the dataset version of the rows (cells, tile data) it was cut from. */
+export interface VersionedTile extends BuiltTile {
+  version: number
+}
+
 async function aggregateTile(
   store: Store,
   source: VectorSourceDef,
   z: number,
   x: number,
   y: number,
-): Promise<BuiltTile> {
-  return aggregatedTile(source.dataset, x, y, await store.cells(source.dataset, z, x, y))
+): Promise<VersionedTile> {
+  const { version, cells } = await store.cells(source.dataset, z, x, y)
+  return { ...aggregatedTile(source.dataset, x, y, cells), version }
 }
 
 /** The aggregated tile (one square per cell, `count` = its features) of tile x/y's cells. */
@@ -101,6 +107,7 @@ export function tilePlan(
  * zoom and encoded by vt-pbf. With the dataset's in-memory tile data (`ready`) the features are
  * cut from pre-projected, pre-ranked typed arrays (encodeSlice — also what the tile worker pool
  * runs); without it (index still loading/building) they are read from the store and cut by geojson-vt.
+ * Answers the version of what it was cut from (the tile data's, or the rows' as read with them).
  */
 export async function buildTile(
   store: Store,
@@ -111,16 +118,20 @@ export async function buildTile(
   limits: TileLimits,
   scale = 1,
   ready: ReadyTileData | null = null,
-): Promise<BuiltTile> {
+): Promise<VersionedTile> {
   const { count } = await store.info(source.dataset)
   const plan = tilePlan(store, source, count, z, limits, scale)
   if (plan.aggregate) return aggregateTile(store, source, z, x, y)
-  if (ready) return encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan)
+  if (ready)
+    return {
+      ...encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan),
+      version: ready.data.version,
+    }
   const dataset = store.dataset(source.dataset) as NonNullable<ReturnType<Store['dataset']>>
   const { thin, minSize, limit, tolerance } = plan
   const box = tileBounds(z, x, y, BUFFER / EXTENT)
-  const { features, matched } = await store.featuresInBox(source.dataset, box, minSize, limit)
-  if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
+  const { features, matched, version } = await store.featuresInBox(source.dataset, box, minSize, limit)
+  if (features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full', version }
   const fc: FeatureCollection = {
     type: 'FeatureCollection',
     features: features.map((f): Feature => ({
@@ -139,10 +150,16 @@ export async function buildTile(
     buffer: BUFFER,
   })
   const tile = index.getTile(z, x, y)
-  if (!tile || tile.features.length === 0) return { pbf: new Uint8Array(), features: 0, mode: 'full' }
+  if (!tile || tile.features.length === 0)
+    return { pbf: new Uint8Array(), features: 0, mode: 'full', version }
   const pbf = fromGeojsonVt(
     { [source.dataset]: tile as unknown as { features: TileFeatureLike[] } },
     { version: 2, extent: EXTENT },
   )
-  return { pbf, features: tile.features.length, mode: thin || matched > limit ? 'thinned' : 'full' }
+  return {
+    pbf,
+    features: tile.features.length,
+    mode: thin || matched > limit ? 'thinned' : 'full',
+    version,
+  }
 }

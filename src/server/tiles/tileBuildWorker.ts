@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 import type { TileIndex } from './pickFeatures'
 import type { Catalog } from '../store/catalog'
 import { SqliteStore } from '../store/sqliteStore'
-import { aggregatedTile, buildTile, type TileLimits } from './buildTile'
+import { aggregatedTile, buildTile, type TileLimits, type VersionedTile } from './buildTile'
 import { encodeSlice, type BuiltTile, type SlicePlan, type TilePick } from './encodeSlice'
 import { spatialIndex, type TileData } from './tileData'
 
@@ -39,14 +39,17 @@ const datasets = new Map<string, { data: TileData; index: TileIndex | null }>()
 const { file, catalog } = workerData as { file: string | null; catalog: Catalog }
 let store: SqliteStore | null = null
 
-function reply(id: number, t: BuiltTile): void {
+function reply(id: number, t: BuiltTile & { version?: number }): void {
   const gz = t.features > 0 ? new Uint8Array(zlib.gzipSync(t.pbf, { level: 1 })) : null
   // Both arrays own their buffers (vt-pbf's output, a copy of the gzip): moved, not copied.
   const transfer = [t.pbf.buffer, gz?.buffer].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer)
-  parentPort?.postMessage({ id, pbf: t.pbf, gz, features: t.features, mode: t.mode }, transfer)
+  parentPort?.postMessage(
+    { id, pbf: t.pbf, gz, features: t.features, mode: t.mode, version: t.version },
+    transfer,
+  )
 }
 
-async function fromStore(m: Extract<Message, { type: 'store' }>): Promise<BuiltTile> {
+async function fromStore(m: Extract<Message, { type: 'store' }>): Promise<VersionedTile> {
   const source = catalog.sources.find((s) => s.id === m.source)
   if (!file || !source) throw new Error(`no store or source ${m.source}`)
   store ??= new SqliteStore(new Database(file, { readonly: true, fileMustExist: true }), catalog)

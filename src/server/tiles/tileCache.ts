@@ -2,6 +2,7 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { VectorSourceDef } from '../store/catalog'
+import type { Awaitable } from '../store/Awaitable'
 import type { DatasetInfo, Store } from '../store/Store'
 import { buildTile, tilePlan, type BuiltTile, type TileLimits } from './buildTile'
 import { encodeSlice, pickTile, pickVertices } from './encodeSlice'
@@ -13,6 +14,9 @@ import { tileIndexesOf, type TileIndexes } from './tileIndexes'
 const gzip = promisify(zlib.gzip)
 
 export type { ServedTile }
+
+/** The store a tile cache reads: tiles' rows, and forgetting a dataset found replaced. */
+export type TileStore = Store & { datasetReplaced(id: string): Awaitable<void> }
 
 export interface TileCacheOptions extends TileLimits {
   /** Upper bound of cached bytes (raw + gzip) — keeps RSS bounded. */
@@ -35,7 +39,7 @@ const SYNC_GZIP_BYTES = 32 * 1024
  */
 export class TileCache {
   private readonly lru: LRUCache<string, ServedTile>
-  private readonly pending = new Map<string, Promise<ServedTile>>()
+  private readonly pending = new Map<string, Promise<ServedTile | Moved>>()
   /** The archive content key this cache's limits give, per source@version. */
   private readonly contentKeys = new Map<string, string>()
   /** The datasets' in-memory tile data (pre-projected geometry, attribute columns, box index). */
@@ -44,7 +48,7 @@ export class TileCache {
   cuts = 0
 
   constructor(
-    private readonly store: Store,
+    private readonly store: TileStore,
     private readonly options: TileCacheOptions,
   ) {
     this.lru = new LRUCache<string, ServedTile>({
@@ -57,6 +61,24 @@ export class TileCache {
   }
 
   async get(source: VectorSourceDef, z: number, x: number, y: number): Promise<ServedTile> {
+    for (let attempt = 1; ; attempt++) {
+      const got = await this.attempt(source, z, x, y, attempt === MAX_ATTEMPTS)
+      if (!('moved' in got)) return got
+      // The rows were of a newer version than this server's info: an import committed whose
+      // notice has not reached this server yet. Forget the info (unless a request racing this one
+      // already did) and answer as the new version.
+      if ((await this.store.info(source.dataset)).version < got.moved)
+        await this.store.datasetReplaced(source.dataset)
+    }
+  }
+
+  private async attempt(
+    source: VectorSourceDef,
+    z: number,
+    x: number,
+    y: number,
+    last: boolean,
+  ): Promise<ServedTile | Moved> {
     // Every tile request asks: a store answering at once (SQLite, cached) is not awaited.
     const asked = this.store.info(source.dataset)
     const info = asked instanceof Promise ? await asked : asked
@@ -74,14 +96,14 @@ export class TileCache {
     }
     const archived = this.indexes.archives.get(source.id, version, this.contentKey(source, info), z, x, y)
     if (archived) return archived
-    const key = `${source.id}@${version}/${z}/${x}/${y}`
+    const key = tileKey(source, version, z, x, y)
     const hit = this.lru.get(key)
     if (hit) return hit
     const inFlight = this.pending.get(key)
     if (inFlight) return inFlight
     this.cuts += 1
     this.indexes.cuts += 1
-    const job = this.build(source, info.count, z, x, y, key).finally(() => this.pending.delete(key))
+    const job = this.build(source, info, z, x, y, last).finally(() => this.pending.delete(key))
     this.pending.set(key, job)
     return job
   }
@@ -96,22 +118,34 @@ export class TileCache {
     return k
   }
 
+  /**
+   * Cuts a tile of the version `info` names. What it is cut from (tile data, cells, rows) carries
+   * its own version: when that is another — an import committed since this server read `info` —
+   * the tile is not kept under `info`'s key: `moved` (the caller asks again), or on the `last`
+   * attempt it is keyed and tagged by the version it was cut from.
+   */
   private async build(
     source: VectorSourceDef,
-    count: number,
+    info: DatasetInfo,
     z: number,
     x: number,
     y: number,
-    key: string,
-  ): Promise<ServedTile> {
+    last: boolean,
+  ): Promise<ServedTile | Moved> {
     let scale = 1
     for (;;) {
-      const ready =
+      let ready =
         (await this.indexes.get(source.dataset)) ?? (await this.indexes.wait(source.dataset, LOAD_WAIT_MS))
-      const plan = tilePlan(this.store, source, count, z, this.options, scale)
+      // Tile data of a newer version (built from rows read after `info`): the dataset moved on.
+      if (ready && ready.data.version > info.version && !last) return { moved: ready.data.version }
+      // Of an older one (an import heard, the new data still building): the store's rows serve.
+      if (ready && ready.data.version < info.version) ready = null
+      const plan = tilePlan(this.store, source, info.count, z, this.options, scale)
       let tile: BuiltTile
+      let cutFrom: number
       let pooled: PooledTile | null = null
       if (ready && !plan.aggregate) {
+        cutFrom = ready.data.version
         const pool = this.indexes.pool
         // Dense data: the worker picks too (the event loop allocates nothing for the tile).
         if (pool && ready.data.largest.length > 0)
@@ -132,13 +166,29 @@ export class TileCache {
         // Aggregated cells, or features read from the store: a worker's own read-only connection
         // to the store file; without one (PostgreSQL) this process asks the store.
         const pool = this.indexes.pool
-        if (pool && this.store.location) pooled = await pool.runStore(source.id, z, x, y, this.options, scale)
-        else if (pool && plan.aggregate)
+        let read: number | undefined
+        if (pool && this.store.location) {
+          pooled = await pool.runStore(source.id, z, x, y, this.options, scale)
+          read = pooled?.version
+        } else if (pool && plan.aggregate) {
           // Without a file the cells come from this process's store (held in memory per version,
           // PgCellCache); a worker encodes and gzips them, as SQLite's workers do.
-          pooled = await pool.runCells(source.dataset, x, y, await this.store.cells(source.dataset, z, x, y))
-        tile = pooled ?? (await buildTile(this.store, source, z, x, y, this.options, scale, ready))
+          const { version, cells } = await this.store.cells(source.dataset, z, x, y)
+          pooled = await pool.runCells(source.dataset, x, y, cells)
+          read = version
+        }
+        if (pooled && read !== undefined) {
+          tile = pooled
+          cutFrom = read
+        } else {
+          pooled = null
+          const built = await buildTile(this.store, source, z, x, y, this.options, scale, ready)
+          tile = built
+          cutFrom = built.version
+        }
       }
+      if (cutFrom !== info.version && !last) return { moved: cutFrom }
+      const key = tileKey(source, cutFrom, z, x, y)
       if (tile.features === 0) {
         const empty: ServedTile = {
           gz: null,
@@ -147,7 +197,7 @@ export class TileCache {
           features: 0,
           mode: tile.mode,
         }
-        this.lru.set(key, empty)
+        if (cutFrom === info.version) this.lru.set(key, empty)
         return empty
       }
       const raw = Buffer.from(tile.pbf.buffer, tile.pbf.byteOffset, tile.pbf.byteLength)
@@ -167,7 +217,8 @@ export class TileCache {
         features: tile.features,
         mode: tile.mode,
       }
-      this.lru.set(key, served)
+      // Kept only under the version this server knows (the last attempt's newer rows are served once).
+      if (cutFrom === info.version) this.lru.set(key, served)
       return served
     }
   }
@@ -178,3 +229,15 @@ export class TileCache {
 }
 
 const hash = cutTileTag
+
+/** Attempts of a tile whose rows turn out newer than the info (each after forgetting the info). */
+const MAX_ATTEMPTS = 3
+
+/** A cut found the dataset at another version than the info it began with. */
+interface Moved {
+  moved: number
+}
+
+function tileKey(source: VectorSourceDef, version: number, z: number, x: number, y: number): string {
+  return `${source.id}@${version}/${z}/${x}/${y}`
+}

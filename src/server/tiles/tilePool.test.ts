@@ -73,6 +73,9 @@ describe('TilePool', () => {
     expect(inline.features).toBeGreaterThan(10)
     expect(pooled?.features).toBe(inline.features)
     expect(Buffer.from(pooled?.pbf ?? [])).toEqual(Buffer.from(inline.pbf))
+    // With the version its connection read with the rows (the tile cache keys the tile by it).
+    expect(pooled?.version).toBe(version)
+    expect(inline.version).toBe(version)
   })
 
   it('answers null for data it does not hold (another version): the caller builds in process', async () => {

@@ -10,6 +10,8 @@ import type { TileData } from './tileData'
 export interface PooledTile extends BuiltTile {
   /** gzip (level 1) of `pbf`, made in the worker; null for an empty tile. */
   gz: Uint8Array | null
+  /** `runStore`: the dataset version of the rows the worker read (one snapshot with them). */
+  version?: number
 }
 
 type Reply = { id: number; error?: string } & Partial<PooledTile>
@@ -91,6 +93,7 @@ export class TilePool {
           gz: reply.gz ?? null,
           features: reply.features ?? 0,
           mode: reply.mode ?? 'full',
+          ...(reply.version === undefined ? {} : { version: reply.version }),
         })
       })
       slot.worker.postMessage({ ...message, id }, transfer)

@@ -24,7 +24,7 @@ async function cellTotal(store: AppStore, features: readonly FeatureInput[], z: 
   let total = 0
   for (let x = Math.floor(mercX(x0) * 2 ** z); x <= Math.floor(mercX(x1) * 2 ** z); x++)
     for (let y = Math.floor(mercY(y1) * 2 ** z); y <= Math.floor(mercY(y0) * 2 ** z); y++)
-      total += (await store.cells('bldg', z, x, y)).reduce((sum, c) => sum + c.n, 0)
+      total += (await store.cells('bldg', z, x, y)).cells.reduce((sum, c) => sum + c.n, 0)
   return total
 }
 
@@ -45,14 +45,14 @@ describe.each(storeKinds)('aggregate cells across imports on %s', (kind) => {
     await store.replaceDataset('bldg', second)
     for (const z of [4, 7, 9]) expect(await cellTotal(store, second, z)).toBe(120)
     // Beyond the aggregated zooms nothing is stored.
-    expect(await store.cells('bldg', 12, 0, 0)).toEqual([])
+    expect(await store.cells('bldg', 12, 0, 0)).toEqual({ version: 2, cells: [] })
   })
 
   it('answers cells in (cx, cy) order within the tile', async () => {
     const z = 9
     const x = Math.floor(mercX(-106) * 2 ** z)
     const y = Math.floor(mercY(35.6) * 2 ** z)
-    const cells = await store.cells('bldg', z, x, y)
+    const { cells } = await store.cells('bldg', z, x, y)
     expect(cells.length).toBeGreaterThan(0)
     const keys = cells.map((c) => c.cx * 2 ** 20 + c.cy)
     expect(keys).toEqual([...keys].sort((a, b) => a - b))

@@ -146,10 +146,10 @@ describe.each(storeKinds)('feature store on %s', (kind) => {
       let total = 0
       for (let x = Math.floor(mercX(x0) * 2 ** z); x <= Math.floor(mercX(x1) * 2 ** z); x++)
         for (let y = Math.floor(mercY(y1) * 2 ** z); y <= Math.floor(mercY(y0) * 2 ** z); y++)
-          total += (await store.cells('bldg', z, x, y)).reduce((sum, c) => sum + c.n, 0)
+          total += (await store.cells('bldg', z, x, y)).cells.reduce((sum, c) => sum + c.n, 0)
       expect(total).toBe(600)
     }
-    expect(await store.cells('bldg', 12, 0, 0)).toEqual([])
+    expect((await store.cells('bldg', 12, 0, 0)).cells).toEqual([])
   })
 
   it('stores series and meta', async () => {

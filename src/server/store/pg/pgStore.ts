@@ -4,9 +4,16 @@ import { catalogDataset, filterableFields, mustDataset } from '../catalog'
 import type { ColumnFilter, ColumnIndex, SortKey } from '../columnIndex'
 import type { DatasetFreshness } from '../datasetFreshness'
 import { fieldColumn, tableNames } from '../datasetTables'
-import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, StoredFeature } from '../Store'
-import { largest, storedFeature } from '../storedFeature'
-import type { TileRows } from '../tileRows'
+import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, StoredFeature, TileCells } from '../Store'
+import { storedFeature } from '../storedFeature'
+import {
+  LargestCollector,
+  largestStatements,
+  SMALLER_PAGE,
+  type LargestRows,
+  type MercatorBox,
+  type TileRows,
+} from '../tileRows'
 import {
   CELL_BITS,
   encodeFeature,
@@ -80,6 +87,8 @@ export class PgStore implements AppStore {
     readonly catalog: Catalog,
     /** DATABASE_URL of the pool (null when unknown): export worker threads open their own connection on it. */
     readonly url: string | null = null,
+    /** How long a dataset's info is trusted without a `datasetReplaced` (tests hold it to stand for a notice not yet heard). */
+    private readonly infoTtlMs = INFO_TTL_MS,
   ) {
     this.reader = new PgRecords(db, catalog, (id) => this.info(id))
     this.cellCache = new PgCellCache(db)
@@ -152,7 +161,7 @@ export class PgStore implements AppStore {
     if (this.db.inTransaction) return this.readInfo(id)
     const now = performance.now()
     const entry = this.infoCache.get(id)
-    if (entry?.info && now - entry.at < INFO_TTL_MS) return entry.info
+    if (entry?.info && now - entry.at < this.infoTtlMs) return entry.info
     if (entry?.pending) return entry.pending
     const generation = this.generation
     const next: InfoEntry = { at: now, info: null, pending: null }
@@ -299,6 +308,35 @@ export class PgStore implements AppStore {
     return Number(rows[0]?.[0] ?? 0)
   }
 
+  /**
+   * `largestInBox` in one REPEATABLE READ snapshot (the version matches the rows): the ranked pages
+   * go down the index on the rank (`<table>_rank`, pgDatasetTables.ts), so a dense tile's largest
+   * come first whatever the table's size; the statements and row checks are SQLite's (tileRows.ts).
+   */
+  async largestInBox(id: string, box: MercatorBox, minSize: number, limit: number): Promise<LargestRows> {
+    const d = mustDataset(this.catalog, id)
+    const client = await this.db.connect()
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+      const rows = async ({ sql, params }: { sql: string; params: unknown[] }) =>
+        (await client.query<unknown[]>({ text: sql, values: params, rowMode: 'array' })).rows
+      const meta = await rows({ sql: 'SELECT version FROM datasets WHERE id = $1', params: [id] })
+      const st = largestStatements(d, 'pg', box)
+      const c = new LargestCollector(box, minSize, Math.max(0, Math.floor(limit)))
+      for (let next = c.nextPage(); next; next = c.nextPage())
+        if (!c.addPage(await rows(st.page(minSize, next.after, c.pageRows)))) break
+      while (c.needsSmaller)
+        if (!c.addSmaller(await rows(st.smaller(minSize, c.smallerAfter, SMALLER_PAGE)), SMALLER_PAGE)) break
+      await client.query('COMMIT')
+      return c.result(Number(meta[0]?.[0] ?? 0))
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw err
+    } finally {
+      client.release()
+    }
+  }
+
   /** Builds the records indexes of every dataset (tile data: src/server/tiles/tileIndexes.ts). */
   async warm(): Promise<void> {
     for (const d of this.catalog.datasets) await this.columnIndex(d.id)
@@ -307,30 +345,40 @@ export class PgStore implements AppStore {
       for (const z of this.aggregateZooms(d.id)) await this.cells(d.id, z, 0, 0)
   }
 
-  /** The GiST index finds the candidates; the stored bbox columns decide, exactly as in SQLite. */
+  /**
+   * The GiST index finds the candidates; the stored bbox columns decide, exactly as in SQLite; the
+   * `limit` largest (size descending, ties by id: `largest`) are chosen here too. One statement, so
+   * one snapshot: the dataset's version read with the rows is theirs (an import may commit between
+   * two statements — the tile cache keys the tile by this version).
+   */
   async featuresInBox(
     id: string,
     box: readonly [number, number, number, number],
     minSize: number,
     limit: number,
-  ): Promise<{ features: StoredFeature[]; matched: number }> {
+  ): Promise<{ features: StoredFeature[]; matched: number; version: number }> {
     const d = mustDataset(this.catalog, id)
     const { features } = tableNames(id)
-    const hits = (await this.db.rows(
-      `SELECT id, CASE WHEN size = 0 THEN 1 ELSE size END FROM ${features}
-       WHERE geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326)
-         AND maxx >= $1 AND minx <= $3 AND maxy >= $2 AND miny <= $4 AND (size = 0 OR size >= $5)`,
-      [box[0], box[1], box[2], box[3], minSize > 0 ? minSize : -1],
-    )) as [number, number][]
-    const matched = hits.length
-    const ids = largest(hits, Math.floor(limit))
-    if (ids.length === 0) return { features: [], matched }
-    const cols = d.fields.map((f) => ', ' + fieldColumn(f.name)).join('')
+    const cols = d.fields.map((f) => ', f.' + fieldColumn(f.name)).join('')
     const rows = await this.db.rows(
-      `SELECT id, geom${cols} FROM ${features} WHERE id = ANY($1::integer[]) ORDER BY id`,
-      [ids],
+      `WITH hits AS (
+         SELECT id, CASE WHEN size = 0 THEN 1 ELSE size END AS s FROM ${features}
+         WHERE geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326)
+           AND maxx >= $1 AND minx <= $3 AND maxy >= $2 AND miny <= $4 AND (size = 0 OR size >= $5)
+       ), top AS (SELECT id FROM hits ORDER BY s DESC, id LIMIT $7)
+       SELECT f.id, f.geom${cols}, d.version, (SELECT count(*) FROM hits)
+       FROM datasets d LEFT JOIN (top JOIN ${features} f ON f.id = top.id) ON true
+       WHERE d.id = $6 ORDER BY f.id`,
+      [box[0], box[1], box[2], box[3], minSize > 0 ? minSize : -1, id, limitOf(limit)],
     )
-    return { matched, features: rows.map((row) => storedFeature(d, row)) }
+    const first = rows[0]
+    if (!first) return { features: [], matched: 0, version: 0 }
+    const at = 2 + d.fields.length
+    return {
+      version: Number(first[at]),
+      matched: Number(first[at + 1]),
+      features: first[0] === null ? [] : rows.map((row) => storedFeature(d, row)),
+    }
   }
 
   async allFeatures(id: string): Promise<StoredFeature[]> {
@@ -345,18 +393,25 @@ export class PgStore implements AppStore {
    * load per dataset version and level) for the version `info` answers now; read directly inside a
    * transaction or when the stored version moved on meanwhile.
    */
-  async cells(id: string, zoom: number, x: number, y: number): Promise<AggregateCell[]> {
+  async cells(id: string, zoom: number, x: number, y: number): Promise<TileCells> {
     if (!this.db.inTransaction) {
       const { version } = await this.info(id)
       const cached = await this.cellCache.cells(id, version, zoom, x, y)
-      if (cached) return cached
+      if (cached) return { version, cells: cached }
     }
     const k = 2 ** CELL_BITS
-    return this.db.query<AggregateCell>(
-      `SELECT cx, cy, n FROM agg_cells WHERE dataset = $1 AND level = $2 AND cx BETWEEN $3 AND $4
-       AND cy BETWEEN $5 AND $6 ORDER BY cx, cy`,
+    // One statement, one snapshot: the version is the cells'.
+    const rows = await this.db.rows(
+      `SELECT d.version, c.cx, c.cy, c.n FROM datasets d
+       LEFT JOIN agg_cells c ON c.dataset = d.id AND c.level = $2 AND c.cx BETWEEN $3 AND $4
+         AND c.cy BETWEEN $5 AND $6
+       WHERE d.id = $1 ORDER BY c.cx, c.cy`,
       [id, zoom + CELL_BITS, x * k, x * k + k - 1, y * k, y * k + k - 1],
     )
+    const cells: AggregateCell[] = []
+    for (const r of rows)
+      if (r[1] !== null) cells.push({ cx: Number(r[1]), cy: Number(r[2]), n: Number(r[3]) })
+    return { version: Number(rows[0]?.[0] ?? 0), cells }
   }
 
   async series(name: string): Promise<SeriesPoint[]> {
@@ -396,6 +451,11 @@ export class PgStore implements AppStore {
   }
 }
 
+/** A feature limit as a LIMIT parameter (null: no limit). */
+function limitOf(limit: number): number | null {
+  return Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : null
+}
+
 function* encodeAll(d: DatasetDef, features: Iterable<FeatureInput>): Generator<EncodedRow> {
   for (const f of features) yield encodeFeature(d, f)
 }
@@ -404,6 +464,8 @@ export interface PgStoreOptions {
   /** Pool size of this process (default 10). */
   max?: number
   applicationName?: string
+  /** How long a dataset's info is trusted without a notice (default INFO_TTL_MS, 250 ms). */
+  infoTtlMs?: number
 }
 
 /**
@@ -422,7 +484,7 @@ export async function openPgStore(
     // A staging table no running import owns (its dataset's lock free) goes at every open.
     await dropStalePgStaging(db)
     await ensurePgDatasetTables(db, catalog.datasets)
-    const store = new PgStore(db, catalog, url)
+    const store = new PgStore(db, catalog, url, opts.infoTtlMs)
     const have = new Map(
       (await db.query<{ id: string; agg_levels: string }>('SELECT id, agg_levels FROM datasets')).map((r) => [
         r.id,
