@@ -15,7 +15,10 @@
 // `--machines` (PostgreSQL) emulates two machines of one core each on this one: a run with one
 // server pinned to core 0 (taskset) and one worker thread, then a run with that server and a second
 // server process pinned to core 1, one worker thread each, sharing the job table; it prints fires/s of
-// both and the ratio. Figures: docs/fire.md.
+// both and the ratio (`machines: 1 server … fires/s, 2 servers … fires/s: R×`), the ratio by CPU
+// (`machines by CPU: …`: the lone server's CPU over the busier of the two), and per server its
+// batches, CPU, block cache hit rate and the time its threads took to read the run's inputs.
+// Figures: docs/fire.md.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

@@ -160,8 +160,9 @@ export class FireRunService {
     this.refill = false
     let claimedAny = false
     try {
-      // The running run's inputs are read by every thread before this server claims its batches.
-      if (this.lanes.some((l) => !l.busy)) await this.prepareRunning()
+      // The running run's inputs are read by every thread before this server claims its batches
+      // (looked for while a thread is between runs: not once per batch).
+      if (this.lanes.some((l) => !l.busy && l.last === null)) await this.prepareRunning()
       for (const [i, lane] of this.lanes.entries()) {
         if (this.stopped) break
         if (lane.busy) continue
@@ -171,7 +172,11 @@ export class FireRunService {
           this.opts.settings.claimTimeoutMs,
           lane.last,
         )
-        if (!batch) break
+        if (!batch) {
+          // Nothing to claim: the thread is between runs (the next poll looks for a new one).
+          lane.last = null
+          break
+        }
         claimedAny = true
         lane.busy = true
         lane.last = { runId: batch.runId, seq: batch.seq }
