@@ -2,12 +2,11 @@ import fs from 'node:fs'
 import zlib from 'node:zlib'
 import type { VectorSourceDef } from '../store/catalog'
 import type { DatasetInfo, Store } from '../store/Store'
-import type { TileRows } from '../store/tileRows'
+import { candidateBox, type TileRows } from '../store/tileRows'
 import { buildTile, tilePlan, type TileLimits } from './buildTile'
 import { BUFFER, EXTENT, encodeSlice, pickTile, type BuiltTile } from './encodeSlice'
 import { tileArchivePath, writeTileArchive, type ArchivedTile, type ArchiveStamp } from './tileArchiveFile'
 import type { ReadyTileData } from './readyTileData'
-import { tileBounds } from './tileMath'
 import { archiveZooms, tilePolicy } from './tilePolicy'
 
 /** Reports tiles rendered so far (the import and seed CLIs show it on their progress bar). */
@@ -83,19 +82,22 @@ export async function renderArchive(
 export type RenderInput = ReadyTileData | BlockReader
 
 /**
- * A render by blocks: every tile at `blockZoom` (or above it, when its box holds at most `budget`
- * features) and its subtree are rendered from the tile data of the features whose box meets the
- * block (with a margin), built when the walk reaches the block and let go after it; memory is one
- * block's, bounded by the budget or by the densest tile of `blockZoom`. Tiles above the blocks are aggregated (per-cell counts from the store, no
- * feature data) or above the source's minzoom (only "does any feature meet it", asked the store).
+ * A render by blocks and pieces: every tile whose box (with a margin) holds at most `budget`
+ * features starts a block — it and its subtree are rendered from the tile data of the features
+ * meeting the block's box, built when the walk reaches the block and let go after it. A tile
+ * holding more is rendered on its own: per-cell counts from the store where the policy aggregates
+ * its zoom, otherwise a piece — the tile data of just the features its plan keeps (the `limit`
+ * largest at or above `minSize`, `store.largestInBox`). Memory is one block's (≤ `budget`
+ * features) or one piece's (≤ the tile's limit, at most `maxFeatures`), never the dataset's.
+ * Tiles above the source's minzoom are not rendered: only "does any feature meet it", asked the store.
  */
 export interface BlockReader {
-  /** The deepest zoom of a block: every tile there starts one if no ancestor did. */
-  blockZoom: number
   /**
-   * Features a block may hold: a tile up to `BLOCK_LOOKUP_ZOOMS` above `blockZoom` whose box holds
-   * at most this many becomes one block (sparse areas: one read instead of up to 64).
+   * The first zoom the policy does not aggregate (null: it aggregates none). Aggregated tiles more
+   * than `BLOCK_LOOKUP_ZOOMS` above it are rendered from cells without counting their features.
    */
+  blockZoom: number | null
+  /** Features a block may hold: a tile whose box holds at most this many becomes one block. */
   budget: number
   /** The tile data of the features meeting the block's box (null: the data moved on; stop). */
   block(z: number, x: number, y: number): Promise<ReadyTileData | null>
@@ -103,15 +105,25 @@ export interface BlockReader {
   count(z: number, x: number, y: number, max: number): Promise<number>
   /** True when any feature's box meets the tile with its buffer. */
   any(z: number, x: number, y: number): Promise<boolean>
+  /** The piece of a tile rendered on its own (null: the data moved on; stop). */
+  piece(z: number, x: number, y: number, minSize: number, limit: number): Promise<TilePiece | null>
+}
+
+/** A tile's piece: the tile data of the features its plan keeps, and what the whole data would say of the rest. */
+export interface TilePiece {
+  ready: ReadyTileData
+  /** Features the plan's box and minSize match, up to `limit + 1` (`LargestRows.matched`). */
+  matched: number
+  /** A feature under minSize meets the tile (null: not looked up, `matched` > limit). */
+  hasSmaller: boolean | null
 }
 
 /** Zooms above `blockZoom` where a sparse tile may become one block (counted first). */
 const BLOCK_LOOKUP_ZOOMS = 3
 
 /**
- * The zoom a source's render can go by blocks from (`BlockReader`): the first zoom whose tiles
- * are not aggregated, when every zoom above it from the source's minzoom is; null when the policy
- * aggregates no zoom (every tile above the first rendered zoom would need the whole dataset).
+ * The first zoom a source's policy does not aggregate, when it aggregates every zoom above it
+ * from the source's minzoom (`BlockReader.blockZoom`); null when it aggregates none.
  */
 export function blockZoomOf(
   store: Pick<Store, 'dataset'>,
@@ -129,31 +141,55 @@ export function blockZoomOf(
 const BLOCK_MARGIN = 2 * (BUFFER / EXTENT)
 
 /**
- * A `BlockReader` over the store: each block's rows read by `store.tileRows(dataset, box)` and
- * built into tile data (`build`), answering null when the rows are of another version.
+ * A `BlockReader` over the store: each block's rows read by `store.tileRows(dataset, box)`, each
+ * piece's by `store.largestInBox`, built into tile data (`build`); null when the rows are of
+ * another version.
  */
 export function storeBlocks(
   store: Store,
   source: VectorSourceDef,
   version: number,
-  blockZoom: number,
+  blockZoom: number | null,
   budget: number,
   build: (rows: TileRows) => Promise<ReadyTileData>,
 ): BlockReader {
   return {
     blockZoom,
     budget,
-    count: async (z, x, y, max) => store.countInBox(source.dataset, tileBounds(z, x, y, BLOCK_MARGIN), max),
+    // Lon/lat boxes reaching the poles in the top and bottom rows (Mercator clamps latitudes
+    // past ±85.05° onto those rows' edges: a feature there meets them in the whole tile data).
+    count: async (z, x, y, max) =>
+      store.countInBox(source.dataset, candidateBox(tileBox(z, x, y, BLOCK_MARGIN)), max),
     block: async (z, x, y) => {
-      const rows = await store.tileRows(source.dataset, tileBounds(z, x, y, BLOCK_MARGIN))
+      const rows = await store.tileRows(source.dataset, candidateBox(tileBox(z, x, y, BLOCK_MARGIN)))
       if (rows.version !== version) return null
       // `count` sizes the tile data's arrays: the block's rows, not the dataset's.
       const list = Array.isArray(rows.rows) ? (rows.rows as unknown[][]) : Array.from(rows.rows)
       return build({ ...rows, count: list.length, rows: list })
     },
-    any: async (z, x, y) =>
-      (await store.countInBox(source.dataset, tileBounds(z, x, y, BUFFER / EXTENT), 1)) > 0,
+    any: async (z, x, y) => (await store.countInBox(source.dataset, candidateBox(tileBox(z, x, y)), 1)) > 0,
+    piece: async (z, x, y, minSize, limit) => {
+      const got = await store.largestInBox(source.dataset, tileBox(z, x, y), minSize, limit)
+      if (got.version !== version) return null
+      const ready = await build({ version, count: got.rows.length, bbox: null, rows: got.rows })
+      return { ready, matched: got.matched, hasSmaller: got.hasSmaller }
+    },
   }
+}
+
+/**
+ * A tile's box grown by `buffer` (fraction of its side) in Web Mercator world units; with the
+ * tiles' own buffer, the box `pickTile` searches.
+ */
+function tileBox(
+  z: number,
+  x: number,
+  y: number,
+  buffer = BUFFER / EXTENT,
+): [number, number, number, number] {
+  const n = 2 ** z
+  const b = buffer
+  return [(x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n]
 }
 
 /** Thrown when a block of a render by blocks reads another version than the render's. */
@@ -187,23 +223,34 @@ export async function renderArchiveTiles(
     const stack: [number, number, number][] = [root]
     for (let next = stack.pop(); next; next = stack.pop()) {
       const [z, x, y] = next
-      if (
-        !ready &&
-        isBlocks(input) &&
-        (z >= input.blockZoom ||
-          (z >= input.blockZoom - BLOCK_LOOKUP_ZOOMS &&
-            (await input.count(z, x, y, input.budget + 1)) <= input.budget))
-      ) {
-        const block = await input.block(z, x, y)
-        if (!block) throw new RenderDataMoved(`${source.dataset}: data replaced during the render`)
-        await walk(next, block)
-        continue
+      // Outside a block: counted (but aggregated tiles far above the block zoom: cells, no count).
+      let counted: number | null = null
+      if (!ready && isBlocks(input)) {
+        if (input.blockZoom === null || z >= input.blockZoom - BLOCK_LOOKUP_ZOOMS)
+          counted = await input.count(z, x, y, input.budget + 1)
+        if (counted !== null && counted <= input.budget) {
+          const block = await input.block(z, x, y)
+          if (!block) throw new RenderDataMoved(`${source.dataset}: data replaced during the render`)
+          await walk(next, block)
+          continue
+        }
       }
       let descend: boolean
-      if (z < minZoom) descend = ready ? meetsAny(ready, z, x, y) : await (input as BlockReader).any(z, x, y)
+      if (z < minZoom)
+        descend = ready
+          ? meetsAny(ready, z, x, y)
+          : counted !== null || (await (input as BlockReader).any(z, x, y))
       else {
         if (pause) await pause()
-        const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y)
+        const piece =
+          !ready && isBlocks(input)
+            ? async (minSize: number, limit: number) => {
+                const got = await input.piece(z, x, y, minSize, limit)
+                if (!got) throw new RenderDataMoved(`${source.dataset}: data replaced during the render`)
+                return got
+              }
+            : null
+        const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y, piece)
         const done = emit({ z, x, y, gz, features: tile.features, mode: tile.mode })
         if (done) await done
         rendered += 1
@@ -233,14 +280,28 @@ async function renderOne(
   z: number,
   x: number,
   y: number,
+  /** Reads the tile's piece (rendered on its own, without `ready`). */
+  piece: ((minSize: number, limit: number) => Promise<TilePiece>) | null = null,
 ): Promise<{ tile: BuiltTile; gz: Buffer; more: boolean }> {
+  let read: TilePiece | null = null
   for (let scale = 1; ; scale /= 2) {
     const plan = tilePlan(store, source, count, z, limits, scale)
     let tile: BuiltTile
     let more = false
     if (plan.aggregate) tile = await buildTile(store, source, z, x, y, limits, scale, ready)
-    else if (!ready) throw new Error(`${source.id} z${z}: a tile with features rendered without tile data`)
-    else {
+    else if (!ready) {
+      if (!piece) throw new Error(`${source.id} z${z}: a tile with features rendered without tile data`)
+      // Read once, at the first (largest) limit: a byte-budget retry keeps the top of it, which
+      // is what the whole data's pick keeps at the smaller limit (the largest, ties by id).
+      read ??= await piece(plan.minSize, plan.limit)
+      const own = pickTile(read.ready.index, z, x, y, plan)
+      const pick = { picked: own.picked, matched: read.matched }
+      tile = encodeSlice(read.ready.data, read.ready.index, source.dataset, z, x, y, plan, pick)
+      more =
+        pick.matched > pick.picked.length ||
+        read.hasSmaller === true ||
+        (tile.features < pick.picked.length && pickedSmall(read.ready, pick.picked, z))
+    } else {
       const pick = pickTile(ready.index, z, x, y, plan)
       tile = encodeSlice(ready.data, ready.index, source.dataset, z, x, y, plan, pick)
       more =

@@ -11,6 +11,7 @@ import {
   RenderDataMoved,
   renderArchiveTiles,
   storeBlocks,
+  type BlockReader,
   type RenderInput,
 } from './renderArchive'
 import type { TileRows } from '../store/tileRows'
@@ -36,8 +37,8 @@ export interface SharedArchivesOptions extends TileLimits {
   /** Bytes of archived tiles kept in this server's memory (LRU; misses read the database). */
   maxCacheBytes: number
   /**
-   * False: render from the whole dataset's tile data even where the policy allows blocks (tests
-   * compare both; the benchmark's `--render whole`). Default: by blocks where possible.
+   * False: render from the whole dataset's tile data (tests compare both; the benchmark's
+   * `--render whole`). Default: by blocks and pieces (`BlockReader`), every source.
    */
   renderByBlocks?: boolean
 }
@@ -46,7 +47,7 @@ export interface SharedArchivesOptions extends TileLimits {
 export interface RenderData {
   /** The version's whole tile data (held for the render only). */
   whole: () => Promise<ReadyTileData>
-  /** The tile data of one block's rows. */
+  /** The tile data of one block's rows, or of one piece's (a tile rendered on its own). */
   block: (rows: TileRows) => Promise<ReadyTileData>
 }
 
@@ -124,8 +125,10 @@ export class SharedArchives {
   lockWaits = 0
   /** Renders made by this server since start, the last one last. */
   readonly rendered: SharedRender[] = []
-  /** Blocks read by renders since start (tests, benchmark). */
+  /** Blocks and pieces (tiles rendered on their own) read by renders since start (tests, benchmark). */
   blocksRead = 0
+  /** Of `blocksRead`, the pieces (tiles too dense for a block, rendered on their own). */
+  piecesRead = 0
 
   constructor(
     private readonly store: Store,
@@ -362,9 +365,9 @@ export class SharedArchives {
 
   /**
    * Renders the dataset's sources for the version stored now into the shared storage (the
-   * leader), unless complete sets exist; `tileData` builds the version's tile data (held only
-   * for the render) or, where the policy aggregates the low zooms, one block's (docs/adr/0003,
-   * "Memory"). One render per dataset and version at a time.
+   * leader), unless complete sets exist; `tileData` builds the tile data of one block's or one
+   * piece's rows at a time (docs/adr/0003, "Memory"; the whole version's only with
+   * `renderByBlocks: false`). One render per dataset and version at a time.
    */
   render(datasetId: string, tileData: RenderData): Promise<void> {
     const run = async (): Promise<void> => {
@@ -381,19 +384,20 @@ export class SharedArchives {
           await this.refresh(datasetId)
           const have = this.served.get(source.id)
           if (have?.usable && have.set.version >= info.version) continue
-          const blockZoom = blockZoomOf(this.store, source, info.count)
           let input: RenderInput
-          if (blockZoom !== null && this.options.renderByBlocks !== false)
-            input = storeBlocks(
-              this.store,
-              source,
-              info.version,
-              blockZoom,
-              ARCHIVE_POLICY.blockFeatures,
-              (rows) => {
-                this.blocksRead += 1
-                return tileData.block(rows)
-              },
+          if (this.options.renderByBlocks !== false)
+            input = this.countPieces(
+              storeBlocks(
+                this.store,
+                source,
+                info.version,
+                blockZoomOf(this.store, source, info.count),
+                ARCHIVE_POLICY.blockFeatures,
+                (rows) => {
+                  this.blocksRead += 1
+                  return tileData.block(rows)
+                },
+              ),
             )
           else {
             ready ??= await tileData.whole()
@@ -420,6 +424,16 @@ export class SharedArchives {
     })
     this.renders.set(key, next)
     return next
+  }
+
+  private countPieces(reader: BlockReader): BlockReader {
+    return {
+      ...reader,
+      piece: (z, x, y, minSize, limit) => {
+        this.piecesRead += 1
+        return reader.piece(z, x, y, minSize, limit)
+      },
+    }
   }
 
   /**
