@@ -42,6 +42,7 @@ const source: VectorSourceDef = {
 }
 const catalog: Catalog = { datasets: [d], tables: [], sources: [source] }
 const COUNT = 6_000
+const VILLAGE = 500
 // Blocks of at most 400 features: z0–z13 over the town are too dense, rendered as pieces.
 const BUDGET = 400
 // Small enough that the densest z14 pieces exceed it and are cut again with half the features.
@@ -55,7 +56,23 @@ const [WEST, SOUTH, SPAN] = [-106.7, 35.1, 0.05]
  */
 function lines(prefix = 'k') {
   const side = Math.ceil(Math.sqrt(COUNT))
-  return Array.from({ length: COUNT }, (_, i) => {
+  // A village 2° east: 500 lines of 2–8 m, under minSize down to z13 and alone in its tiles from
+  // z8: pieces that draw nothing, whose children are visited only because smaller lines meet them.
+  const village = Array.from({ length: VILLAGE }, (_, i) => {
+    const [lon, lat] = [WEST + 2 + (i % 25) * 0.0004, SOUTH + Math.floor(i / 25) * 0.0004]
+    const len = 0.00002 * (1 + (i % 4))
+    return {
+      geometry: {
+        type: 'LineString' as const,
+        coordinates: [
+          [lon, lat],
+          [lon + len, lat],
+        ],
+      },
+      properties: { kind: `${prefix}v`, volts: 7 },
+    }
+  })
+  const town = Array.from({ length: COUNT }, (_, i) => {
     const lon = WEST + ((i % side) / side) * SPAN
     const lat = SOUTH + (Math.floor(i / side) / side) * SPAN
     const len = i % 37 === 0 ? 0 : i % 211 === 0 ? 0.02 : 0.00003 * (1 + (i % 7))
@@ -73,6 +90,7 @@ function lines(prefix = 'k') {
       properties: { kind: `${prefix}${i % 4}`, volts: 12 + (i % 3) },
     }
   })
+  return [...town, ...village]
 }
 
 const build = async (rows: TileRows): Promise<ReadyTileData> => {
@@ -146,7 +164,7 @@ const before = { ...ARCHIVE_POLICY }
 
 beforeAll(async () => {
   ARCHIVE_POLICY.blockFeatures = BUDGET
-  ARCHIVE_POLICY.inMemoryMaxFeatures = COUNT - 1
+  ARCHIVE_POLICY.inMemoryMaxFeatures = COUNT
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-line-pieces-'))
   sqlite = openStore(dir, catalog)
   sqlite.replaceDataset('lines', lines())
@@ -210,7 +228,7 @@ describe('a line archive rendered in pieces', () => {
     expect(shared.rendered.map((r) => r.source)).toEqual(['lines_mvt'])
     expect(built.length).toBeGreaterThan(1)
     expect(shared.piecesRead).toBeGreaterThan(0)
-    // Never the dataset (6,000 rows): at most a block (400) or a tile's limit (2,000 at z14).
+    // Never the dataset (6,500 rows): at most a block (400) or a tile's limit (2,000 at z14).
     expect(Math.max(...built)).toBeLessThanOrEqual(Math.max(BUDGET, limits.maxFeatures))
     const want = await whole(pgStore)
     const { version } = await pgStore.info('lines')
