@@ -10,6 +10,8 @@ import type { Catalog, DatasetDef, VectorSourceDef } from '../../src/server/stor
 import { openPgStore, type PgStore } from '../../src/server/store/pg/pgStore'
 import { testPg, type TestPg } from '../../src/server/store/pg/testing/pgTestDatabase'
 import { appAcceptingAnyToken, squareRing, tilesOverBox } from '../../src/server/tiles/testing/archiveTesting'
+import { renderArchive, RenderDataMoved } from '../../src/server/tiles/renderArchive'
+import { serverSettings } from '../../src/server/appSettings'
 import { tileIndexesOf } from '../../src/server/tiles/tileIndexes'
 import { ARCHIVE_POLICY } from '../../src/server/tiles/tilePolicy'
 
@@ -197,5 +199,29 @@ describe('a tile cut between an import and its notice (PostgreSQL mode, two serv
       expect(got.status, layer).toBe(200)
       expect(got, layer).toEqual(await tile(a.app, layer, t))
     }
+  }, 30_000)
+
+  it('a render of version N never takes aggregate cells of a version committed during it', async () => {
+    // The render of poles' archive from its tile data of the version stored now; an import
+    // commits (through B) right before the render's first read of aggregate cells.
+    const ready = await tileIndexesOf(a.store).get('poles')
+    if (!ready) throw new Error('no tile data')
+    let commits = 0
+    const racing = new Proxy(a.store, {
+      get(target, key) {
+        if (key === 'cells')
+          return async (...args: Parameters<PgStore['cells']>) => {
+            if (commits++ === 0) await b.store.replaceDataset('poles', features(poles, 250, 2))
+            return target.cells(...args)
+          }
+        const v: unknown = Reflect.get(target, key, target)
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+      },
+    })
+    const source = sources.find((s) => s.id === 'poles_mvt')!
+    await expect(renderArchive(racing, source, ready, serverSettings().tiles)).rejects.toBeInstanceOf(
+      RenderDataMoved,
+    )
+    expect(commits).toBe(1)
   }, 30_000)
 })

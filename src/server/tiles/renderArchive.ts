@@ -92,6 +92,8 @@ export type RenderInput = ReadyTileData | BlockReader
  * Tiles above the source's minzoom are not rendered: only "does any feature meet it", asked the store.
  */
 export interface BlockReader {
+  /** The dataset version rendered: every block, piece and aggregate cell read must be of it. */
+  version: number
   /**
    * The first zoom the policy does not aggregate (null: it aggregates none). Aggregated tiles more
    * than `BLOCK_LOOKUP_ZOOMS` above it are rendered from cells without counting their features.
@@ -154,6 +156,7 @@ export function storeBlocks(
   build: (rows: TileRows) => Promise<ReadyTileData>,
 ): BlockReader {
   return {
+    version,
     blockZoom,
     budget,
     // Lon/lat boxes reaching the poles in the top and bottom rows (Mercator clamps latitudes
@@ -192,7 +195,7 @@ function tileBox(
   return [(x - b) / n, (y - b) / n, (x + 1 + b) / n, (y + 1 + b) / n]
 }
 
-/** Thrown when a block of a render by blocks reads another version than the render's. */
+/** Thrown when a render reads another version than its own (a block, a piece, aggregate cells). */
 export class RenderDataMoved extends Error {}
 
 function isBlocks(input: RenderInput): input is BlockReader {
@@ -217,6 +220,7 @@ export async function renderArchiveTiles(
   const zooms = archiveZooms(source, count)
   if (zooms === null) return 0
   const { minZoom, maxZoom } = zooms
+  const version = isBlocks(input) ? input.version : input.data.version
   let rendered = 0
   /** Walks the subtree of `root` with `ready` (null: above the block zoom, no feature data). */
   const walk = async (root: [number, number, number], ready: ReadyTileData | null): Promise<void> => {
@@ -250,7 +254,18 @@ export async function renderArchiveTiles(
                 return got
               }
             : null
-        const { tile, gz, more } = await renderOne(store, source, count, ready, limits, z, x, y, piece)
+        const { tile, gz, more } = await renderOne(
+          store,
+          source,
+          count,
+          version,
+          ready,
+          limits,
+          z,
+          x,
+          y,
+          piece,
+        )
         const done = emit({ z, x, y, gz, features: tile.features, mode: tile.mode })
         if (done) await done
         rendered += 1
@@ -275,6 +290,8 @@ async function renderOne(
   store: Store,
   source: VectorSourceDef,
   count: number,
+  /** The version rendered. */
+  version: number,
   ready: ReadyTileData | null,
   limits: TileLimits,
   z: number,
@@ -288,8 +305,13 @@ async function renderOne(
     const plan = tilePlan(store, source, count, z, limits, scale)
     let tile: BuiltTile
     let more = false
-    if (plan.aggregate) tile = await buildTile(store, source, z, x, y, limits, scale, ready)
-    else if (!ready) {
+    if (plan.aggregate) {
+      const cut = await buildTile(store, source, z, x, y, limits, scale, ready)
+      // Cells of a version committed during the render would mix two versions in one archive.
+      if (cut.version !== version)
+        throw new RenderDataMoved(`${source.dataset}: data replaced during the render`)
+      tile = cut
+    } else if (!ready) {
       if (!piece) throw new Error(`${source.id} z${z}: a tile with features rendered without tile data`)
       // Read once, at the first (largest) limit: a byte-budget retry keeps the top of it, which
       // is what the whole data's pick keeps at the smaller limit (the largest, ties by id).
@@ -380,7 +402,14 @@ export async function saveTileArchives(
       fs.rmSync(file, { force: true })
       continue
     }
-    const tiles = await renderArchive(store, source, ready, limits, onProgress)
+    let tiles: ArchivedTile[]
+    try {
+      tiles = await renderArchive(store, source, ready, limits, onProgress)
+    } catch (err) {
+      // Replaced meanwhile (another process's import): that import writes the newer archives.
+      if (err instanceof RenderDataMoved) return written
+      throw err
+    }
     writeTileArchive(file, source.id, stampOf(store, source, limits, info), zooms, tiles)
     written += tiles.length
   }
