@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import type { DatasetDef } from './catalog'
 import { fieldColumn, tableNames } from './datasetTables'
 import { mercX, mercY } from './geometryCodec'
+import { placeholder, type Dialect } from './rows/codec'
 
 /** A dataset's rows with geometry as the tile index reads them: `[id, size, geom, ...fields]` in id order. */
 export interface TileRows {
@@ -128,17 +129,16 @@ export function meetsMercator(blob: Uint8Array, box: MercatorBox): boolean {
   return minx <= box[2] && miny <= box[3] && maxx >= box[0] && maxy >= box[1]
 }
 
-type Dialect = 'sqlite' | 'pg'
-
 /** A statement of `largestInBox` and its parameters in order (`?` for SQLite, `$n` for PostgreSQL). */
 export interface BoxStatement {
   sql: string
   params: unknown[]
 }
 
+/** The next placeholder of a statement, numbered in order of use. */
 function placeholders(dialect: Dialect): () => string {
   let n = 0
-  return () => (dialect === 'pg' ? `$${++n}` : '?')
+  return () => placeholder(dialect, n++)
 }
 
 /**
@@ -176,7 +176,7 @@ export function largestStatements(d: DatasetDef, dialect: Dialect, box: Mercator
       const p = placeholders(dialect)
       const params: unknown[] = []
       let sql = `SELECT id, geom FROM ${features} WHERE minx IS NOT NULL AND ${inBox(p, params)}`
-      if (dialect === 'pg') {
+      if (dialect === 'postgres') {
         sql += ` AND geometry && ST_MakeEnvelope(${p()}, ${p()}, ${p()}, ${p()}, 4326)`
         params.push(w, s, e, n)
       }

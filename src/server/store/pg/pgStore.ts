@@ -321,7 +321,7 @@ export class PgStore implements AppStore {
       const rows = async ({ sql, params }: { sql: string; params: unknown[] }) =>
         (await client.query<unknown[]>({ text: sql, values: params, rowMode: 'array' })).rows
       const meta = await rows({ sql: 'SELECT version FROM datasets WHERE id = $1', params: [id] })
-      const st = largestStatements(d, 'pg', box)
+      const st = largestStatements(d, 'postgres', box)
       const c = new LargestCollector(box, minSize, Math.max(0, Math.floor(limit)))
       for (let next = c.nextPage(); next; next = c.nextPage())
         if (!c.addPage(await rows(st.page(minSize, next.after, c.pageRows)))) break

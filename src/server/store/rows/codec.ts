@@ -51,9 +51,17 @@ export const pgCodec: ColumnCodec = {
   boolParam: (value) => value,
 }
 
+/** The SQL dialects of the two stores. */
+export type Dialect = ColumnCodec['dialect']
+
+/** The placeholder of parameter `i` (0-based): `?` in SQLite, `$i+1` in PostgreSQL. */
+export function placeholder(dialect: Dialect, i: number): string {
+  return dialect === 'sqlite' ? '?' : `$${i + 1}`
+}
+
 /** `INSERT INTO table (columns) VALUES (…)` with the dialect's placeholders (`?` or `$1…$n`). */
 export function insertInto(codec: ColumnCodec, table: string, columns: readonly string[]): string {
-  const marks = columns.map((_, i) => (codec.dialect === 'sqlite' ? '?' : `$${i + 1}`))
+  const marks = columns.map((_, i) => placeholder(codec.dialect, i))
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${marks.join(',')})`
 }
 
@@ -78,7 +86,7 @@ export function updateWhere(
   columns: readonly string[],
   key: string,
 ): string {
-  const mark = (i: number) => (codec.dialect === 'sqlite' ? '?' : `$${i + 1}`)
+  const mark = (i: number) => placeholder(codec.dialect, i)
   const set = columns.map((c, i) => `${c} = ${mark(i)}`)
   return `UPDATE ${table} SET ${set.join(', ')} WHERE ${key} = ${mark(columns.length)}`
 }
