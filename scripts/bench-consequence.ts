@@ -41,6 +41,8 @@ import { appConfig } from '../src/shared/config'
 import { identitySettings } from '../src/server/identity'
 import { createMember } from '../src/server/identity/memberAdmin'
 import { sdkInject, signInBySms } from '../tests/support/smsSignIn'
+import pg from 'pg'
+import { cpuMs } from './bench/childServer'
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)
@@ -90,6 +92,32 @@ function limited<B extends { startHour: number; ignitions: readonly unknown[] }>
   return out
 }
 
+/**
+ * The postmaster of DATABASE_URL's cluster when it runs on this machine (the parent of a backend of
+ * ours), so the run's PostgreSQL CPU can be counted; undefined for a remote cluster.
+ */
+async function localPostmaster(url: string): Promise<number | undefined> {
+  const c = new pg.Client({ connectionString: url })
+  await c.connect()
+  try {
+    const pid = Number((await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid)
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  } catch {
+    return undefined
+  } finally {
+    await c.end()
+  }
+}
+
+/**
+ * Run `id`'s status, from the runs row alone: the bench's polls (every 200 ms, by each server) do
+ * not count the run's batches as `fireRuns.run` does — a cost to PostgreSQL no server pays in a run.
+ */
+async function runStatus(store: AppStore, id: number): Promise<string | undefined> {
+  return (await store.fireRuns.runs(1)).find((r) => r.id === id)?.status
+}
+
 /** CPU seconds (user + system) of this process, worker threads included. */
 const cpuS = () => {
   const u = process.cpuUsage()
@@ -123,11 +151,7 @@ async function workerServer(): Promise<void> {
   )
   const cpu0 = cpuS()
   service.startLoop()
-  for (;;) {
-    const run = await store.fireRuns.run(id)
-    if (!run || run.status !== 'running') break
-    await new Promise((r) => setTimeout(r, 200))
-  }
+  while ((await runStatus(store, id)) === 'running') await new Promise((r) => setTimeout(r, 200))
   const cache = service.cacheStats()
   await service.close()
   if (cache) console.log(`cache ${JSON.stringify(cache)}`)
@@ -202,6 +226,8 @@ async function main(): Promise<void> {
       ? openPgStore(url!, catalog, { max: 4, applicationName: 'bench-consequence' })
       : openStore(dataDir, catalog)
   const store = await open()
+  // PostgreSQL's own CPU during a run, when the cluster is on this machine.
+  const postmaster = kind === 'postgres' ? await localPostmaster(url!) : undefined
   let t = performance.now()
   await seedDemo(store, { buildings })
   console.log(
@@ -229,7 +255,8 @@ async function main(): Promise<void> {
   const extraStores: AppStore[] = []
   if (inProcess) for (let i = 1; i < servers; i++) extraStores.push(await open())
 
-  const settings: FireRunSettings = { ...DEFAULT_FIRE_RUN_SETTINGS, workers, pollMs: 200 }
+  const batchSize = Number(arg('batch-size') ?? DEFAULT_FIRE_RUN_SETTINGS.batchSize)
+  const settings: FireRunSettings = { ...DEFAULT_FIRE_RUN_SETTINGS, workers, batchSize, pollMs: 200 }
   const window = windowSettings(true)
   const app = await buildApp({ dataDir, demo: true, store, verifier })
   await app.ready()
@@ -366,14 +393,17 @@ async function main(): Promise<void> {
     const p = probe()
     t = performance.now()
     const cpu0 = cpuS()
+    const pgCpu0 = postmaster ? cpuMs([], postmaster) : 0
     for (const c of children) c.stdin!.end('go\n')
     for (const s of services) s.startLoop()
     let figures: RunFigures = { fps: NaN, cpu: new Map() }
     for (;;) {
-      const run = await store.fireRuns.run(id)
-      if (run && run.status !== 'running') {
+      const status = await runStatus(store, id)
+      const run = status && status !== 'running' ? await store.fireRuns.run(id) : undefined
+      if (run) {
         const ms = performance.now() - t
         const cpu = cpuS() - cpu0
+        const pgCpu = postmaster ? (cpuMs([], postmaster) - pgCpu0) / 1000 : undefined
         services.forEach((s) => {
           const c = s.cacheStats()
           if (c) caches.set(s.server, c)
@@ -391,7 +421,11 @@ async function main(): Promise<void> {
         const fps = ignitions / (ms / 1000)
         console.log(
           `status ${run.status}${run.error ? ` (${run.error})` : ''}: ${ignitions} fires in ${(ms / 1000).toFixed(1)} s wall, ${fps.toFixed(1)} fires/s; ` +
-            `CPU ${(cpu + others).toFixed(1)} s (this server ${cpu.toFixed(1)} s${children.length ? `, others ${[...childCpu].map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}` : ''}), ${(((cpu + others) / ignitions) * 1000).toFixed(2)} ms CPU per fire; load ${os.loadavg()[0]!.toFixed(1)}`,
+            `CPU ${(cpu + others).toFixed(1)} s (this server ${cpu.toFixed(1)} s${children.length ? `, others ${[...childCpu].map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}` : ''}), ${(((cpu + others) / ignitions) * 1000).toFixed(2)} ms CPU per fire` +
+            (pgCpu !== undefined
+              ? `; PostgreSQL ${pgCpu.toFixed(1)} s CPU (${((pgCpu / (ms / 1000)) * 100).toFixed(0)} % of a core)`
+              : '') +
+            `; load ${os.loadavg()[0]!.toFixed(1)}`,
         )
         const serverCpu = new Map<string, number>([[services[0]!.server, cpu], ...childCpu])
         if (inProcess) serverCpu.clear() // one process: its CPU is every in-process server's

@@ -71,7 +71,7 @@ export function rssMiB(pid: number | undefined): number | null {
   }
 }
 
-/** CPU time (user + system, all threads) of processes, ms: `pids`, plus `parent` and its children. */
+/** CPU time (user + system, all threads) of processes, ms: `pids`, plus `parent` and its children (live and ended). */
 export function cpuMs(pids: (number | undefined)[], parent?: number): number {
   const list = [...pids]
   if (parent) {
@@ -92,6 +92,8 @@ export function cpuMs(pids: (number | undefined)[], parent?: number): number {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       ticks += Number(f[11]) + Number(f[12])
+      // The parent's children that ended (PostgreSQL backends that closed) count too.
+      if (pid === parent) ticks += Number(f[13]) + Number(f[14])
     } catch {
       // gone
     }

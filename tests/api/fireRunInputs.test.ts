@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { indexAssets, runIgnitions } from '../../src/server/fire/consequence'
 import { fireLandscape } from '../../src/server/fire/landscape'
 import { FireBatchPool } from '../../src/server/fire/runs/fireBatchPool'
-import { loadRunInputs, runInputsSource } from '../../src/server/fire/runs/fireRunInputs'
+import { keptGrids, loadRunInputs, runInputsSource } from '../../src/server/fire/runs/fireRunInputs'
 import { DEFAULT_FIRE_RUN_SETTINGS, type FireRunSettings } from '../../src/server/fire/runs/fireRunSettings'
 import { planFireRun, readPlan, runInputs } from '../../src/server/fire/runs/planFireRun'
 import { windowSettings } from '../../src/server/grids/gridCatalog'
@@ -221,10 +221,63 @@ describe('a consequence run’s inputs, read by the worker', () => {
     const batched = planned.batches.filter((b) => b.startHour === 0).flatMap((b) => b.ignitions)
     expect(batched).toEqual(here.ignitions)
     expect(planned.settings.windHours).toBe(here.windHours)
+    // One start (hour 0) of 6-h fires over 3 wind hours: its workers read all 3 (hours 0–6, held).
+    expect(planned.startHours).toEqual([0])
+    expect(planned.settings.windHoursRead).toBe(3)
     expect(planned.provenance).toMatchObject({
       ...here.described,
       grids: here.grids,
       ignitions: here.ignitions.length,
     })
   }, 60_000)
+
+  it('a thread reads a grid again only when its version changed since its last run', async () => {
+    const reads: string[] = []
+    const counting = {
+      list: () => store.grids.list(),
+      grid: (id: string, hour = 0) => {
+        reads.push(`${id}/${hour}`)
+        return store.grids.grid(id, hour)
+      },
+    }
+    const readRun = async (ids: [string, number][]) => {
+      const { grids, keep } = keptGrids(counting)
+      const out = []
+      for (const [id, hour] of ids) out.push(await grids.grid(id, hour))
+      keep()
+      return out
+    }
+    const inputs: [string, number][] = [
+      ['fire_inputs_fuel', 0],
+      [WIND_U_GRID, 0],
+      [WIND_U_GRID, 1],
+    ]
+    const first = await readRun(inputs)
+    reads.length = 0
+    // The next run, nothing changed: nothing is read, the same grids are answered.
+    const second = await readRun(inputs)
+    expect(reads).toEqual([])
+    expect(second.map((g) => g?.data)).toEqual(first.map((g) => g?.data))
+    expect(second[0]).toBe(first[0])
+    // A weather update: the wind is read again, the fuels are not.
+    await store.grids.replaceGrid(
+      WIND_U_GRID,
+      [0, 1, 2].map(() => raster(12, 10, () => 16)),
+      'test-wind-2',
+    )
+    const third = await readRun(inputs)
+    expect(reads).toEqual([`${WIND_U_GRID}/0`, `${WIND_U_GRID}/1`])
+    expect(third[1]!.data[0]).toBe(16)
+    expect(third[0]).toBe(first[0])
+    // A run that did not use the fuels: the thread no longer keeps them.
+    reads.length = 0
+    await readRun([[WIND_U_GRID, 0]])
+    await readRun(inputs)
+    expect(reads).toEqual(['fire_inputs_fuel/0', `${WIND_U_GRID}/1`])
+    // An unknown grid: read (and answered undefined) every time.
+    reads.length = 0
+    await readRun([['no_such_grid', 0]])
+    await readRun([['no_such_grid', 0]])
+    expect(reads).toEqual(['no_such_grid/0', 'no_such_grid/0'])
+  })
 })

@@ -74,6 +74,39 @@ describe('openFireLandscape', () => {
     expect(land.wind(g, 7).windFromDeg[5]).toBeCloseTo(180, 4)
   })
 
+  it('reads only the wind hours asked for (a run reads those its fires burn in)', async () => {
+    const s = store()
+    s.grids.replaceGrid(
+      'wind_u',
+      [0, 1, 2, 3, 4].map((h) => raster(4, 4, () => h)),
+      'wind run',
+    )
+    s.grids.replaceGrid(
+      'wind_v',
+      [0, 1, 2, 3, 4].map(() => raster(4, 4, () => 0)),
+      'wind run',
+    )
+    const read: string[] = []
+    const counting = {
+      grids: {
+        list: () => s.grids.list(),
+        grid: (id: string, hour = 0) => {
+          read.push(`${id}/${hour}`)
+          return s.grids.grid(id, hour)
+        },
+      },
+    }
+    const land = await openFireLandscape(counting, { fuelGrid: 'fuel', windHoursRead: 3 })
+    expect(land.windHours).toBe(3)
+    expect(read.filter((k) => k.startsWith('wind_u/'))).toEqual(['wind_u/0', 'wind_u/1', 'wind_u/2'])
+    // Hour 2 as stored (2 mph towards the east, at 20 ft), then held.
+    const g = land.grid({ centre: [-106.9, 34.1], halfSizeM: 1000, cellSizeM: 100 })
+    expect(land.wind(g, 2).windSpeedMph[0]).toBeCloseTo(2 * 0.87, 4)
+    // More hours than are stored: every stored hour.
+    expect((await openFireLandscape(s, { fuelGrid: 'fuel', windHoursRead: 9 })).windHours).toBe(5)
+    expect((await openFireLandscape(s, { fuelGrid: 'fuel' })).windHours).toBe(5)
+  })
+
   it('describes its inputs for popups, and names a missing grid', async () => {
     const land = await openFireLandscape(store(), {
       fuelGrid: 'fuel',

@@ -38,6 +38,11 @@ export interface FireLandscapeOptions {
   moisture?: FuelMoisturePercent
   /** When the grids' hour 0 is valid (the forecast window's start). */
   windowStart?: Date
+  /**
+   * Reads the first n forecast hours of wind only (a consequence run's fires burn in hours 0 to its
+   * last start + its hours; a forecast can hold 168); default every stored hour.
+   */
+  windHoursRead?: number
 }
 
 /** Fuel moistures of a dry summer afternoon ("D2L2"-like: 1-h 3 %, live herbaceous 60 %). */
@@ -376,7 +381,7 @@ export async function openFireLandscape(
   const windU: GridRaster[] = []
   const windV: GridRaster[] = []
   if (summaries.has(uId) && summaries.has(vId)) {
-    const hours = Math.min(summaries.get(uId)!.hours, summaries.get(vId)!.hours)
+    const hours = Math.min(summaries.get(uId)!.hours, summaries.get(vId)!.hours, options.windHoursRead ?? Infinity)
     for (let h = 0; h < hours; h++) {
       windU.push(await read(uId, h))
       windV.push(await read(vId, h))

@@ -9,9 +9,7 @@ import type { FireMeasure, FireRunOutputs, FireScoreOutput } from './fireRunSett
 
 /** Per-circuit summaries of a run's ignitions (h6's circuitSummary over every forecast start). */
 export function summariseRun(results: readonly StoredIgnitionResult[]): CircuitSummary[] {
-  return circuitSummary(
-    results.map((r) => ({ ...r, lineId: r.ignitionId.split(':')[0] ?? '', ignited: true, truncated: false })),
-  )
+  return circuitSummary(results)
 }
 
 /** A circuit's value of `measure` by `statistic` (max or the 90th percentile over its ignitions). */

@@ -8,7 +8,7 @@ describe('the consequence run settings of config/fire.yaml', () => {
   it('the server runs config/fire.yaml: starts every 3 h, 8 of them, 500 m apart, 6-h fires, crown fire on', () => {
     const s = DEFAULT_FIRE_RUN_SETTINGS
     expect([s.everyHours, s.starts, s.spacingM, s.hours, s.batchSize, s.cellSizeM]).toEqual([
-      3, 8, 500, 6, 40, 400,
+      3, 8, 500, 6, 200, 400,
     ])
     expect(s.lines.map((l) => l.dataset)).toEqual(['distribution_lines', 'transmission_lines'])
     expect(s.landscape).toMatchObject({

@@ -10,6 +10,7 @@ import type { NewFireBatch, NewFireRun, FireRunTrigger } from '../../store/fireR
 import type { FireRunInputs } from './fireBatchProtocol'
 import type { FireRunLines, FireRunSettings } from './fireRunSettings'
 import { readPlanInWorker, type PlanReading } from './readPlanInWorker'
+import { runLandscape } from './fireRunInputs'
 
 const HOUR_MS = 3_600_000
 
@@ -130,6 +131,8 @@ export async function planFireRun(
       everyHours: settings.everyHours,
       batchSize: settings.batchSize,
       windHours: reading.windHours,
+      // The wind hours the run's fires burn in (the workers read no others): to the last start's end.
+      windHoursRead: Math.min(reading.windHours, Math.max(0, ...hours) + settings.hours + 1),
       ...(settings.cellSizeM ? { cellSizeM: settings.cellSizeM } : {}),
       ...(settings.windowHalfSizeM ? { windowHalfSizeM: settings.windowHalfSizeM } : {}),
     },
@@ -178,7 +181,7 @@ export async function runInputs(
   runSettings: Record<string, unknown>,
   referenceTime: string,
 ): Promise<FireRunInputs> {
-  const { landscape } = await currentLandscape(store, settings, window, new Date(referenceTime))
+  const landscape = await openFireLandscape(store, runLandscape(settings, window, runSettings, referenceTime))
   const population = await store.grids.grid(settings.populationGrid)
   const assets: ConsequenceAssets = {
     buildings: await pointsOf(store, settings.buildingsDataset),

@@ -12,6 +12,8 @@ import type {
   StoredIgnitionResult,
 } from '../fireRunStore'
 import {
+  batchResults,
+  encodeBatchResults,
   claimed,
   claimIslandsSql,
   FIRE_RUN_COLUMNS,
@@ -19,11 +21,9 @@ import {
   progressOf,
   rangeStart,
   toFireRun,
-  toIgnitionResult,
   type BatchCountRow,
   type ClaimRow,
   type FireRunDbRow,
-  type IgnitionDbRow,
 } from '../fireRunStore'
 import { ADVISORY_LOCK_SPACE, type PgDatabase } from './pgDatabase'
 import { insertInto, pgCodec } from '../rows/codec'
@@ -139,34 +139,11 @@ export class PgFireRunStore implements FireRunStorage {
   ): Promise<{ accepted: boolean; runReady: boolean }> {
     return this.db.tx(async () => {
       const done = await this.db.run(
-        `UPDATE fire_run_batches SET status = 'done', finished_at = $1, duration_ms = $2, error = NULL
+        `UPDATE fire_run_batches SET status = 'done', finished_at = $1, duration_ms = $2, error = NULL, results = $7
          WHERE run_id = $3 AND seq = $4 AND status = 'running' AND claimed_by = $5 AND attempts = $6`,
-        [at, Math.round(durationMs), b.runId, b.seq, server, b.attempt],
+        [at, Math.round(durationMs), b.runId, b.seq, server, b.attempt, encodeBatchResults(results)],
       )
       if (done !== 1) return { accepted: false, runReady: false }
-      if (results.length > 0)
-        await this.db.run(
-          `INSERT INTO fire_ignition_results (run_id, seq, start_hour, ignition_id, circuit, lon, lat, burned_acres,
-           buildings, population, critical_facilities)
-           SELECT $1, $2, $3, * FROM unnest($4::text[], $5::text[], $6::float8[], $7::float8[], $8::float8[],
-             $9::float8[], $10::float8[], $11::float8[])
-           ON CONFLICT (run_id, start_hour, ignition_id) DO UPDATE SET burned_acres = excluded.burned_acres,
-             buildings = excluded.buildings, population = excluded.population,
-             critical_facilities = excluded.critical_facilities`,
-          [
-            b.runId,
-            b.seq,
-            b.startHour,
-            results.map((r) => r.ignitionId),
-            results.map((r) => r.circuit),
-            results.map((r) => r.lon),
-            results.map((r) => r.lat),
-            results.map((r) => r.burnedAcres),
-            results.map((r) => r.buildings),
-            results.map((r) => r.population),
-            results.map((r) => r.criticalFacilities),
-          ],
-        )
       // The row lock of this UPDATE orders the completers: exactly one sees the last batch counted.
       const run = await this.db.one<{ batches_done: number; batches_total: number; status: string }>(
         `UPDATE fire_runs SET batches_done = batches_done + 1 WHERE id = $1 RETURNING batches_done, batches_total, status`,
@@ -202,12 +179,13 @@ export class PgFireRunStore implements FireRunStorage {
   }
 
   async ignitionResults(runId: number): Promise<StoredIgnitionResult[]> {
-    const rows = await this.db.query<IgnitionDbRow>(
-      `SELECT start_hour, ignition_id, circuit, lon, lat, burned_acres, buildings, population, critical_facilities
-       FROM fire_ignition_results WHERE run_id = $1 ORDER BY start_hour, seq, ignition_id COLLATE "C"`,
-      [runId],
+    return batchResults(
+      await this.db.query<{ start_hour: number; results: string }>(
+        `SELECT start_hour, results FROM fire_run_batches WHERE run_id = $1 AND status = 'done'
+         ORDER BY start_hour, seq`,
+        [runId],
+      ),
     )
-    return rows.map(toIgnitionResult)
   }
 
   async finishRun(runId: number, outcome: FireRunOutcome, at: string): Promise<boolean> {

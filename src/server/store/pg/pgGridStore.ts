@@ -56,14 +56,17 @@ export class PgGridStore implements GridStorage {
 
   /** One hour of a grid, or undefined when not stored. */
   async grid(id: string, hour = 0): Promise<StoredGrid | undefined> {
-    const row = await this.db.one<GridRow>(
-      'SELECT nx, ny, west, south, east, north, data, version FROM grids WHERE id = $1 AND hour = $2',
+    // The cells as base64 text, not bytea's hex: a 5.6 MB grid (LANDFIRE-sized fuels) decodes in
+    // 55 ms of this thread's CPU instead of 115–300 ms, and a run's inputs are seven such grids.
+    const row = await this.db.one<Omit<GridRow, 'data'> & { data: string }>(
+      `SELECT nx, ny, west, south, east, north, encode(data, 'base64') AS data, version FROM grids
+       WHERE id = $1 AND hour = $2`,
       [id, hour],
     )
     if (!row) return undefined
-    // Copy into an aligned buffer (a bytea's Buffer need not be 4-byte aligned).
+    // Decoded into an aligned buffer (a Float32Array needs 4-byte alignment).
     const data = new Float32Array(row.nx * row.ny)
-    new Uint8Array(data.buffer).set(row.data.subarray(0, data.byteLength))
+    new Uint8Array(data.buffer).set(Buffer.from(row.data, 'base64').subarray(0, data.byteLength))
     const { nx, ny, west, south, east, north, version } = row
     return { id, hour, nx, ny, west, south, east, north, data, version }
   }
