@@ -266,14 +266,17 @@ export function percentile90(values: readonly number[]): number {
 }
 
 /** The 90th percentile by nearest rank of values sorted ascending (at least one). */
-const nearestRank90 = (sorted: Float64Array): number => sorted[Math.max(0, Math.ceil(0.9 * sorted.length) - 1)]!
+const nearestRank90 = (sorted: Float64Array): number =>
+  sorted[Math.max(0, Math.ceil(0.9 * sorted.length) - 1)]!
 
 /**
  * Per circuit: the maximum and the 90th percentile (nearest rank) of each measure over its ignitions.
  * A run's 266,144 results are summarised in one pass per measure over typed arrays (no copy of each
  * result): the outputs writer runs it after the last batch, while the run is not yet complete.
  */
-export function circuitSummary(results: readonly Pick<IgnitionResult, 'circuit' | Measure>[]): CircuitSummary[] {
+export function circuitSummary(
+  results: readonly Pick<IgnitionResult, 'circuit' | Measure>[],
+): CircuitSummary[] {
   const byCircuit = new Map<string, number[]>()
   results.forEach((r, i) => {
     const list = byCircuit.get(r.circuit)

@@ -381,7 +381,11 @@ export async function openFireLandscape(
   const windU: GridRaster[] = []
   const windV: GridRaster[] = []
   if (summaries.has(uId) && summaries.has(vId)) {
-    const hours = Math.min(summaries.get(uId)!.hours, summaries.get(vId)!.hours, options.windHoursRead ?? Infinity)
+    const hours = Math.min(
+      summaries.get(uId)!.hours,
+      summaries.get(vId)!.hours,
+      options.windHoursRead ?? Infinity,
+    )
     for (let h = 0; h < hours; h++) {
       windU.push(await read(uId, h))
       windV.push(await read(vId, h))

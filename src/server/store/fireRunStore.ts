@@ -282,7 +282,9 @@ export function decodeBatchResults(startHour: number, text: string, out: StoredI
 }
 
 /** Every stored result of a run's batches (rows of start_hour and results, in batch order). */
-export function batchResults(rows: readonly { start_hour: number; results: string }[]): StoredIgnitionResult[] {
+export function batchResults(
+  rows: readonly { start_hour: number; results: string }[],
+): StoredIgnitionResult[] {
   const out: StoredIgnitionResult[] = []
   for (const r of rows) decodeBatchResults(Number(r.start_hour), r.results, out)
   return out
@@ -434,7 +436,15 @@ export class FireRunStore implements FireRunStorage {
             `UPDATE fire_run_batches SET status = 'done', finished_at = ?, duration_ms = ?, error = NULL, results = ?
            WHERE run_id = ? AND seq = ? AND status = 'running' AND claimed_by = ? AND attempts = ?`,
           )
-          .run(at, Math.round(durationMs), encodeBatchResults(results), b.runId, b.seq, server, b.attempt).changes
+          .run(
+            at,
+            Math.round(durationMs),
+            encodeBatchResults(results),
+            b.runId,
+            b.seq,
+            server,
+            b.attempt,
+          ).changes
         if (done !== 1) return { accepted: false, runReady: false }
         const run = this.db
           .prepare(
