@@ -14,7 +14,10 @@
 // threads, and each other server's), fires/s, tile p50/p99 and sign-in p50/p99 before and during.
 // `--machines` (PostgreSQL) emulates two machines of one core each on this one: a run with one
 // server pinned to core 0 (taskset) and one worker thread, then a run with that server and a second
-// server process pinned to core 1, one worker thread each, sharing the job table; it prints fires/s of
+// server process pinned to core 1, one worker thread each, sharing the job table (`--two-first`: the
+// two-server run first; `--rounds N`: N pairs in ABBA order, and the ratio of the medians;
+// `--no-probes`: no tiles or sign-ins meanwhile, which otherwise take a share of server A's core for
+// the whole of each run); it prints PostgreSQL's CPU during each run (a cluster on this machine), fires/s of
 // both and the ratio (`machines: 1 server … fires/s, 2 servers … fires/s: R×`), the ratio by CPU
 // (`machines by CPU: …`: the lone server's CPU over the busier of the two), and per server its
 // batches, CPU, block cache hit rate and the time its threads took to read the run's inputs.
@@ -211,6 +214,7 @@ async function main(): Promise<void> {
   }
   const kind = arg('store') ?? 'sqlite'
   const machines = process.argv.includes('--machines')
+  const noProbes = process.argv.includes('--no-probes')
   const servers = Number(arg('servers') ?? 1)
   const limit = arg('limit') ? Number(arg('limit')) : Infinity
   const buildings = Number(arg('buildings') ?? 50_000)
@@ -292,7 +296,8 @@ async function main(): Promise<void> {
   /** Probes until `stop()`: tiles and health every 100 ms, a sign-in every second. */
   function probe(): { stop: () => Promise<Probed> } {
     const out: Probed = { tileMs: [], healthMs: [], signInMs: [], signInFailed: 0 }
-    let on = true
+    // `--no-probes`: none (the fires alone: with probes, server A also serves them all run long).
+    let on = !noProbes
     const tiles = (async () => {
       let k = 0
       while (on) {
@@ -457,22 +462,46 @@ async function main(): Promise<void> {
   if (machines) {
     // Two machines of one core each, emulated: this server on core 0, the second on core 1.
     pinSelf(0)
-    const one = await runWith(1, true)
-    const two = await runWith(2, true)
-    console.log(
-      `machines: 1 server ${one.fps.toFixed(1)} fires/s, 2 servers ${two.fps.toFixed(1)} fires/s: ${(two.fps / one.fps).toFixed(2)}x`,
-    )
-    // By CPU: the lone server's CPU against the busier of the two (what the wall ratio would be if
-    // each server had its core to itself), and the CPU of both against the lone one's.
-    const alone = [...one.cpu.values()].reduce((a, b) => a + b, 0)
-    const both = [...two.cpu.values()]
-    console.log(
-      `machines by CPU: 1 server ${alone.toFixed(1)} s, 2 servers ${both.map((c) => c.toFixed(1)).join(' + ')} s: ` +
-        `${(alone / Math.max(...both)).toFixed(2)}x (the busier server's CPU), ${(both.reduce((a, b) => a + b, 0) / alone).toFixed(2)}x the CPU in all; load ${os
-          .loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}`,
-    )
+    // `--rounds N`: N pairs of runs in ABBA order (1-2, 2-1, 1-2 …), so a drift of this host's
+    // speed over the minutes weighs on both alike; the ratio is of the medians. `--two-first`
+    // starts with the two-server run.
+    const rounds = Math.max(1, Number(arg('rounds') ?? 1))
+    const twoFirst = process.argv.includes('--two-first')
+    const ones: RunFigures[] = []
+    const twos: RunFigures[] = []
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b)
+      const m = s.length >> 1
+      return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+    }
+    const cpuOf = (f: RunFigures) => [...f.cpu.values()].reduce((a, b) => a + b, 0)
+    const busier = (f: RunFigures) => Math.max(...f.cpu.values())
+    for (let r = 0; r < rounds; r++) {
+      const order = (r % 2 === 1) !== twoFirst ? [2, 1] : [1, 2]
+      for (const n of order) (n === 1 ? ones : twos).push(await runWith(n, true))
+      const [one, two] = [ones.at(-1)!, twos.at(-1)!]
+      console.log(
+        `machines${rounds > 1 ? ` (round ${r + 1}, ${order.join(' then ')} server(s))` : ''}: 1 server ${one.fps.toFixed(1)} fires/s, 2 servers ${two.fps.toFixed(1)} fires/s: ${(two.fps / one.fps).toFixed(2)}x`,
+      )
+      // By CPU: the lone server's CPU against the busier of the two (what the wall ratio would be if
+      // each server had its core to itself), and the CPU of both against the lone one's.
+      const both = [...two.cpu.values()]
+      console.log(
+        `machines by CPU: 1 server ${cpuOf(one).toFixed(1)} s, 2 servers ${both.map((c) => c.toFixed(1)).join(' + ')} s: ` +
+          `${(cpuOf(one) / busier(two)).toFixed(2)}x (the busier server's CPU), ${(cpuOf(two) / cpuOf(one)).toFixed(2)}x the CPU in all; load ${os
+            .loadavg()
+            .map((l) => l.toFixed(1))
+            .join(' ')}`,
+      )
+    }
+    if (rounds > 1) {
+      const [f1, f2] = [median(ones.map((f) => f.fps)), median(twos.map((f) => f.fps))]
+      console.log(
+        `machines, median of ${rounds} rounds: 1 server ${f1.toFixed(1)} fires/s, 2 servers ${f2.toFixed(1)} fires/s: ${(f2 / f1).toFixed(2)}x ` +
+          `(rounds ${ones.map((o, k) => (twos[k]!.fps / o.fps).toFixed(2)).join(', ')}); by CPU ` +
+          `${(median(ones.map(cpuOf)) / median(twos.map(busier))).toFixed(2)}x`,
+      )
+    }
   } else await runWith(servers, false)
 
   await app.close()

@@ -344,6 +344,30 @@ describe('fire consequence runs', () => {
     }
   }, 40_000)
 
+  it('a completed run keeps the batches of the newest keepDetailRuns finished runs only', async () => {
+    const earlier = (await store.fireRuns.runs(100)).filter((r) => r.status === 'complete')
+    expect(earlier.length).toBeGreaterThan(0)
+    expect((await store.fireRuns.ignitionResults(earlier[0]!.id)).length).toBeGreaterThan(0)
+    const service = new FireRunService({
+      store,
+      settings: { ...SETTINGS, keepDetailRuns: 1 },
+      window: windowSettings(true),
+      server: 'server-a',
+    })
+    const { id } = await service.requestRun('admin', null)
+    service.startLoop()
+    const done = await waitFor(finished(id), 25_000)
+    await service.close()
+    expect(done.run.status).toBe('complete')
+    expect(await store.fireRuns.ignitionResults(id)).toHaveLength(16)
+    for (const r of earlier) {
+      expect(await store.fireRuns.ignitionResults(r.id)).toEqual([])
+      // Its row and per-circuit results stay.
+      expect((await runRow(r.id)).run.status).toBe('complete')
+      expect((await store.fireRuns.circuitResults(r.id)).map((c) => c.circuit)).toEqual(['C-1', 'C-2'])
+    }
+  })
+
   it('a failed run leaves the previous results in place', async () => {
     const before = (await store.allFeatures('fire_consequence')).map((f) => f.properties)
     const gridBefore = await store.grids.version('fire_consequence')

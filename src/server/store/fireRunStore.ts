@@ -137,6 +137,11 @@ export interface FireRunStorage {
   /** Ends a running run (true) with its per-circuit results or its error; false when it was not running. */
   finishRun(runId: number, outcome: FireRunOutcome, at: string): Awaitable<boolean>
   circuitResults(runId: number): Awaitable<FireCircuitResult[]>
+  /**
+   * Deletes the batches (ignitions and per-ignition results) of every finished run but the newest
+   * `keep`; their run rows and per-circuit results stay. Returns the batches deleted.
+   */
+  pruneRunDetail(keep: number): Awaitable<number>
   /** Newest first. */
   runs(limit: number): Awaitable<FireRunRow[]>
   run(id: number): Awaitable<FireRunProgress | undefined>
@@ -477,6 +482,15 @@ export class FireRunStore implements FireRunStorage {
             .run(`batch ${b.seq} (forecast hour ${b.startHour}): ${error}`, at, b.runId)
       })
       .immediate()
+  }
+
+  pruneRunDetail(keep: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM fire_run_batches WHERE run_id IN
+         (SELECT id FROM fire_runs WHERE status <> 'running' ORDER BY id DESC LIMIT -1 OFFSET ?)`,
+      )
+      .run(keep).changes
   }
 
   ignitionResults(runId: number): StoredIgnitionResult[] {

@@ -359,11 +359,19 @@ export class FireRunService {
         },
         at.toISOString(),
       )
+      await this.pruneRuns()
     } finally {
       this.finishing.delete(runId)
       this.inputs.delete(runId)
       this.prepared.delete(runId)
     }
+  }
+
+  /** Keeps the batches of the newest `keepDetailRuns` finished runs only (each run's are large). */
+  private async pruneRuns(): Promise<void> {
+    await Promise.resolve(this.store.fireRuns.pruneRunDetail(this.opts.settings.keepDetailRuns)).catch(
+      (err: unknown) => this.warn('fire consequence: deleting old runs’ batches failed', err),
+    )
   }
 
   async close(): Promise<void> {

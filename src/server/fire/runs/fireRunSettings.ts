@@ -59,6 +59,8 @@ export interface FireRunSettings {
   starts: number
   /** Ignitions per batch (one forecast start each). */
   batchSize: number
+  /** Finished runs that keep their batches (ignitions and per-ignition results). */
+  keepDetailRuns: number
   cellSizeM?: number
   windowHalfSizeM?: number
   /** A running batch whose heartbeat is older than this was claimed by a server that died. */
@@ -143,6 +145,7 @@ export function fireRunSettingsFrom(config: FireConfig, workers = defaultFireWor
     everyHours: run.everyHours,
     starts: run.starts,
     batchSize: run.batchSize,
+    keepDetailRuns: run.keepDetailRuns,
     cellSizeM: run.cellSizeM,
     claimTimeoutMs: 120_000,
     pollMs: 2000,

@@ -178,6 +178,14 @@ export class PgFireRunStore implements FireRunStorage {
     })
   }
 
+  async pruneRunDetail(keep: number): Promise<number> {
+    return this.db.run(
+      `DELETE FROM fire_run_batches WHERE run_id IN
+       (SELECT id FROM fire_runs WHERE status <> 'running' ORDER BY id DESC OFFSET $1)`,
+      [keep],
+    )
+  }
+
   async ignitionResults(runId: number): Promise<StoredIgnitionResult[]> {
     return batchResults(
       await this.db.query<{ start_hour: number; results: string }>(
