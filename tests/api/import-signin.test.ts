@@ -125,6 +125,15 @@ describe('a store from before the accounts database', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'identity_%'")
         .all()
       expect(leftover).toEqual([])
+      // The accounts' migration records went with them: the store's own migrations of the same
+      // numbers ran (150: the fire consequence runs' tables, which 200 then changes).
+      const fireTables = reopened.db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'fire_run%' ORDER BY name",
+        )
+        .pluck()
+        .all()
+      expect(fireTables).toEqual(['fire_run_batches', 'fire_runs'])
       reopened.close()
       expect(fs.existsSync(path.join(dir, ACCOUNTS_FILE))).toBe(true)
       // A second open neither loses nor duplicates them.

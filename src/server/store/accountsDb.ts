@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { MIGRATIONS_DIR, migrate } from './migrate'
+import { MIGRATIONS_DIR, migrate, migrationFiles } from './migrate'
 
 /** The members' own database: identity, sessions, tokens, throttles, audit, preferences, alert acks. */
 export const ACCOUNTS_FILE = 'accounts.sqlite'
@@ -24,6 +24,19 @@ const LEGACY_TABLES = [
 const tableExists = (db: Database.Database, schema: string, name: string) =>
   db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`).get(name) !==
   undefined
+
+/**
+ * A feature store from before the accounts database recorded the accounts' migrations in its own
+ * `schema_migrations`, and the two folders share numbers (150: the accounts' psps_events, the
+ * store's fire_runs): the store's own migration of that number would count as applied and never
+ * run. Their records go before the store migrates (matched by number and name, so none of the
+ * store's own is touched); the tables themselves move to the accounts database (openAccountsDb).
+ */
+export function forgetAccountsMigrations(db: Database.Database): void {
+  if (!tableExists(db, 'main', 'schema_migrations')) return
+  const forget = db.prepare('DELETE FROM schema_migrations WHERE version = ? AND name = ?')
+  for (const m of migrationFiles(ACCOUNTS_MIGRATIONS_DIR)) forget.run(m.version, m.name)
+}
 
 /**
  * Opens (creating and migrating) the accounts database of a data directory, or an in-memory one

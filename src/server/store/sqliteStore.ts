@@ -8,7 +8,7 @@ import type { ColumnFilter, ColumnIndex, SortKey } from './columnIndex'
 import { DatasetRecords } from './datasetRecords'
 import { ensureDatasetTables, fieldColumn, tableNames } from './datasetTables'
 import { migrate } from './migrate'
-import { openAccountsDb } from './accountsDb'
+import { forgetAccountsMigrations, openAccountsDb } from './accountsDb'
 import { largestInBox, tileRows, type LargestRows, type MercatorBox, type TileRows } from './tileRows'
 import { aggregateZooms } from '../tiles/tilePolicy'
 import type { AggregateCell, DatasetInfo, RecordsPage, SeriesPoint, StoredFeature, TileCells } from './Store'
@@ -354,6 +354,7 @@ export function openStore(dataDir: string, catalog: Catalog): SqliteStore {
   db.pragma('cache_size = -131072')
   db.pragma('mmap_size = 1073741824')
   db.pragma('busy_timeout = 5000')
+  forgetAccountsMigrations(db)
   migrate(db)
   // A killed import's staging table goes now rather than at that dataset's next import.
   dropStaleStaging(db)
