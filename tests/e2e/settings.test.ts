@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appConfig } from '../../src/shared/config'
+import { appConfig, fireConfig } from '../../src/shared/config'
 import {
   launchBrowser,
   loginSelectors,
@@ -72,7 +72,7 @@ describe('Settings', () => {
         progress,
       ) ?? []
     expect([Number(done), Number(starts)]).toEqual([0, 8])
-    expect(Number(total)).toBe(8 * Math.ceil(Number(ignitions) / 40))
+    expect(Number(total)).toBe(8 * Math.ceil(Number(ignitions) / fireConfig.run.batchSize))
     expect(await section.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0')
     expect(await section.getByRole('button', { name: 'Run now' }).isDisabled()).toBe(true)
   })
